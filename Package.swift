@@ -1,0 +1,86 @@
+// swift-tools-version: 6.1
+// 6.1 is the first tools version that accepts `.when(traits:)` on target dependencies.
+
+import PackageDescription
+
+let package = Package(
+    name: "ReceiptKit",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
+        .library(name: "ReceiptConformance", targets: ["ReceiptConformance"]),
+        .executable(name: "receipt", targets: ["receipt"]),
+    ],
+    traits: [
+        .trait(name: "OpenSSL", description: "Verify receipts with OpenSSL (libssl-dev / openssl@3)."),
+        .trait(name: "GnuTLS", description: "Verify receipts with GnuTLS (libgnutls28-dev / gnutls)."),
+        .default(enabledTraits: ["OpenSSL"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CReceiptOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(
+            name: "CReceiptGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]
+        ),
+        .target(
+            name: "ReceiptCore",
+            dependencies: [.product(name: "SwiftASN1", package: "swift-asn1")]
+        ),
+        .target(
+            name: "ReceiptOpenSSL",
+            dependencies: [
+                "ReceiptCore",
+                .target(name: "CReceiptOpenSSL", condition: .when(traits: ["OpenSSL"])),
+            ]
+        ),
+        .target(
+            name: "ReceiptGnuTLS",
+            dependencies: [
+                "ReceiptCore",
+                .target(name: "CReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
+            ]
+        ),
+        .target(
+            name: "ReceiptKit",
+            dependencies: [
+                "ReceiptCore",
+                .target(name: "ReceiptOpenSSL", condition: .when(traits: ["OpenSSL"])),
+                .target(name: "ReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
+            ]
+        ),
+        .target(
+            name: "ReceiptConformance",
+            dependencies: ["ReceiptCore"]
+        ),
+        .executableTarget(
+            name: "receipt",
+            dependencies: [
+                "ReceiptKit",
+                "ReceiptConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptCoreTests",
+            dependencies: ["ReceiptCore"],
+            resources: []
+        ),
+        .testTarget(
+            name: "BackendConformanceTests",
+            dependencies: ["ReceiptKit", "ReceiptConformance"]
+        ),
+        .testTarget(
+            name: "ReceiptCLITests",
+            dependencies: ["ReceiptCore"]
+        ),
+    ]
+)

@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The crypto library underneath ReceiptKit: PKCS #7 verification, X.509 loading and SHA-1.
+///
+/// ReceiptKit ships two conformances, `OpenSSLBackend` and `GnuTLSBackend`, selected with package
+/// traits. Everything above this protocol (loading, parsing, Apple policy) is backend-agnostic, and
+/// the `ReceiptConformance` kit checks that every backend classifies every fixture identically.
+///
+/// Contract:
+/// - Certificates load from DER or PEM; anything else throws ``ReceiptValidationError/Code/invalidCertificate``.
+/// - ``verifySignedData(_:trustStore:at:)`` accepts DER and BER signedData, SHA-1 and SHA-256 RSA
+///   signatures, with or without signed attributes; it builds the chain from the embedded
+///   certificates to the store's anchors and checks every chain certificate's validity at `time`
+///   (never at "now" unless asked); it accepts SHA-1-signed chains for that call only, and changes
+///   no process-wide state. It does not check extended key usage: Apple's policy (marker OIDs,
+///   chain shape) runs once, in Swift, over the returned ``VerifiedSignedData/signerChain``.
+/// - Failures map to the same ``ReceiptValidationError/Code`` on every backend, decided by what
+///   the adapter checks, with the library's own text in ``ReceiptValidationError/libraryMessage``:
+///   ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
+///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/invalidSignature``,
+///   ``ReceiptValidationError/Code/certificateExpired``, ``ReceiptValidationError/Code/certificateNotYetValid``.
+///   When several apply, the order of precedence is: not PKCS #7, not signed, untrusted chain,
+///   certificate time, signature.
+public protocol CryptoBackend: Sendable {
+    /// A short stable name: `openssl` or `gnutls`.
+    var name: String { get }
+
+    /// Decodes one X.509 certificate from DER or PEM bytes.
+    /// - Throws: ``ReceiptValidationError/Code/invalidCertificate`` when the library rejects the bytes.
+    func loadCertificate(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Certificate
+
+    /// Builds the native trust store for a set of anchors. Call once per anchor set and reuse it.
+    /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` for an empty set,
+    ///   ``ReceiptValidationError/Code/invalidCertificate`` for an anchor the library rejects.
+    func makeTrustStore(anchors: [Certificate]) throws(ReceiptValidationError) -> any TrustStore
+
+    /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore` at `time`.
+    /// - Returns: the signed content bytes, the verified chain (leaf first, anchor last) and the digest algorithm.
+    func verifySignedData(
+        _ bytes: [UInt8],
+        trustStore: any TrustStore,
+        at time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData
+
+    /// SHA-1 over the concatenation of `parts`.
+    func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8]
+}

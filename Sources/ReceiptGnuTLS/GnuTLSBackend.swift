@@ -1,0 +1,3 @@
+#if GnuTLS
+// GnuTLSBackend: being written (issue 2).
+#endif

@@ -1,0 +1,3 @@
+#if OpenSSL
+// OpenSSLBackend: being written (issue 2).
+#endif

@@ -1,0 +1,1 @@
+print("receipt: not yet built")
