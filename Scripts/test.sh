@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The one test command (README, CI): installs what is missing, builds every trait combination that
+# matters, checks linkage, and runs every test with both backends compiled in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+step() { printf '\n== %s\n' "$*"; }
+started=$SECONDS
+
+step "bootstrap"
+bash Scripts/bootstrap.sh
+
+step "build: default traits (OpenSSL)"
+swift build --build-tests
+
+step "build: GnuTLS only"
+swift build --build-tests --disable-default-traits --traits GnuTLS --scratch-path .build-gnutls
+
+step "linkage: a GnuTLS-only build links no libssl/libcrypto and no libgnutls-openssl"
+bin="$(swift build --disable-default-traits --traits GnuTLS --scratch-path .build-gnutls --show-bin-path)/receipt"
+bash Scripts/check-linkage.sh "$bin" gnutls
+
+step "build: OpenSSL and GnuTLS together"
+swift build --build-tests --traits OpenSSL,GnuTLS --scratch-path .build-all
+bash Scripts/check-linkage.sh "$(swift build --traits OpenSSL,GnuTLS --scratch-path .build-all --show-bin-path)/receipt" both
+
+step "dependent package selecting traits: [\"GnuTLS\"]"
+bash Scripts/check-dependent.sh
+
+step "tests: every backend (OpenSSL, GnuTLS)"
+swift test --traits OpenSSL,GnuTLS --scratch-path .build-all
+
+printf '\ntest.sh: all steps passed in %ds\n' "$((SECONDS - started))"

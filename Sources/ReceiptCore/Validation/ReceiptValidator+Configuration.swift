@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ReceiptValidator {
+    /// What a ``ReceiptValidator`` trusts and checks. The defaults are the safe choice: Apple's
+    /// embedded roots, Apple's chain policy, verification at the receipt's creation date, no
+    /// StoreKit-testing receipts.
+    public struct Configuration: Sendable {
+        /// The trust anchors for App Store receipts. Default: Apple Inc. Root CA, Apple Root CA - G2
+        /// and G3, embedded in the package. Custom anchors still get Apple's chain policy.
+        public var trustAnchors: [Certificate]
+        /// Accept Xcode StoreKit-testing receipts, signed by ``storeKitTestCertificate`` with the
+        /// relaxed ``StoreKitTestPolicy``. Off by default; never switched on by the receipt's content.
+        public var acceptsStoreKitTestReceipts: Bool
+        /// The StoreKit test certificate trusted when ``acceptsStoreKitTestReceipts`` is on.
+        public var storeKitTestCertificate: Certificate
+        /// When the chain must be valid. Default ``VerificationTime/creationDate``.
+        public var verificationTime: VerificationTime
+        /// How far a receipt's creation date may lie in the future (seconds). Default 300.
+        public var maximumClockSkew: Double
+        /// The bundle identifier the receipt must carry, if any.
+        public var expectedBundleID: String?
+        /// The application version (CFBundleVersion) the receipt must carry, if any.
+        public var expectedApplicationVersion: String?
+        /// The device whose GUID hash the receipt must carry, if any.
+        public var deviceIdentifier: DeviceIdentifier?
+        /// Reject receipts whose own expiration date (attribute 21) has passed. Default on.
+        public var checksReceiptExpiration: Bool
+        /// The largest receipt accepted, in bytes; larger input is rejected before parsing.
+        public var maximumReceiptSize: Int
+        /// The clock used for "now" (creation-date skew, receipt expiration, ``VerificationTime/now``).
+        public var currentDate: @Sendable () -> Date
+
+        /// Creates a configuration; every parameter has the safe default.
+        public init(
+            trustAnchors: [Certificate] = AppleRootCertificates.appleRoots,
+            acceptsStoreKitTestReceipts: Bool = false,
+            storeKitTestCertificate: Certificate = AppleRootCertificates.storeKitTest,
+            verificationTime: VerificationTime = .creationDate,
+            maximumClockSkew: Double = 300,
+            expectedBundleID: String? = nil,
+            expectedApplicationVersion: String? = nil,
+            deviceIdentifier: DeviceIdentifier? = nil,
+            checksReceiptExpiration: Bool = true,
+            maximumReceiptSize: Int = ReceiptLoader.maximumReceiptSize,
+            currentDate: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.trustAnchors = trustAnchors
+            self.acceptsStoreKitTestReceipts = acceptsStoreKitTestReceipts
+            self.storeKitTestCertificate = storeKitTestCertificate
+            self.verificationTime = verificationTime
+            self.maximumClockSkew = maximumClockSkew
+            self.expectedBundleID = expectedBundleID
+            self.expectedApplicationVersion = expectedApplicationVersion
+            self.deviceIdentifier = deviceIdentifier
+            self.checksReceiptExpiration = checksReceiptExpiration
+            self.maximumReceiptSize = maximumReceiptSize
+            self.currentDate = currentDate
+        }
+    }
+}

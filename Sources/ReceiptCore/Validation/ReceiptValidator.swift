@@ -1,0 +1,235 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Validates App Store receipts: load → PKCS #7 verification by a ``CryptoBackend`` → parse the
+/// verified bytes → Apple policy, bundle id, version, device hash and expiry.
+///
+/// Build one validator and share it: it builds its trust stores once, is `Sendable`, and may be
+/// used from many tasks at once.
+///
+/// ```swift
+/// let validator = try ReceiptValidator(backend: OpenSSLBackend(), configuration: .init(expectedBundleID: "com.example.app"))
+/// let validated = try validator.validate(contentsOf: receiptURL)
+/// print(validated.receipt.inAppPurchases.count)
+/// ```
+public struct ReceiptValidator: Sendable {
+    /// The crypto library doing PKCS #7 verification and SHA-1.
+    public let backend: any CryptoBackend
+    /// What this validator trusts and checks.
+    public let configuration: Configuration
+
+    private let appleTrustStore: any TrustStore
+    private let storeKitTrustStore: (any TrustStore)?
+
+    /// Creates a validator and builds its trust stores.
+    /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` when no anchor is configured,
+    ///   ``ReceiptValidationError/Code/invalidCertificate`` when the backend rejects an anchor.
+    public init(backend: any CryptoBackend, configuration: Configuration = Configuration()) throws(ReceiptValidationError) {
+        guard !configuration.trustAnchors.isEmpty else {
+            throw ReceiptValidationError(.rootCertificateNotFound, "no trust anchor is configured")
+        }
+        self.backend = backend
+        self.configuration = configuration
+        self.appleTrustStore = try backend.makeTrustStore(anchors: configuration.trustAnchors)
+        if configuration.acceptsStoreKitTestReceipts {
+            self.storeKitTrustStore = try backend.makeTrustStore(anchors: [configuration.storeKitTestCertificate])
+        } else {
+            self.storeKitTrustStore = nil
+        }
+    }
+
+    // MARK: Throwing API
+
+    /// Validates a receipt given as DER/BER bytes or as base64 text bytes.
+    public func validate(_ receiptData: [UInt8]) throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(for: receiptData))
+    }
+
+    /// Validates the receipt file at `url` (DER/BER or base64 text).
+    public func validate(contentsOf url: URL) throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(contentsOf: url))
+    }
+
+    /// Validates a receipt sent as base64 text (whitespace and newlines are ignored).
+    public func validate(base64Encoded text: String) throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(for: Array(text.utf8)))
+    }
+
+    /// Validates a receipt given as DER/BER bytes or as base64 text bytes, from an async context.
+    public func validate(_ receiptData: [UInt8]) async throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(for: receiptData))
+    }
+
+    /// Validates the receipt file at `url`, from an async context.
+    public func validate(contentsOf url: URL) async throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(contentsOf: url))
+    }
+
+    // MARK: Reports
+
+    /// Validates a receipt given as DER/BER bytes or base64 text bytes and returns everything found,
+    /// valid or not.
+    public func report(for receiptData: [UInt8]) -> ReceiptValidationReport {
+        do {
+            let der = try ReceiptLoader.load(receiptData, maximumSize: configuration.maximumReceiptSize)
+            return evaluate(der)
+        } catch {
+            var report = ReceiptValidationReport()
+            report.error = error
+            return report
+        }
+    }
+
+    /// Validates the receipt file at `url` and returns everything found, valid or not.
+    public func report(contentsOf url: URL) -> ReceiptValidationReport {
+        do {
+            let der = try ReceiptLoader.load(contentsOf: url, maximumSize: configuration.maximumReceiptSize)
+            return evaluate(der)
+        } catch {
+            var report = ReceiptValidationReport()
+            report.error = error
+            return report
+        }
+    }
+
+    // MARK: Pipeline
+
+    private func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
+        var report = ReceiptValidationReport()
+        do {
+            try evaluate(der, into: &report)
+        } catch {
+            report.error = error
+        }
+        return report
+    }
+
+    private func evaluate(_ der: [UInt8], into report: inout ReceiptValidationReport) throws(ReceiptValidationError) {
+        let now = configuration.currentDate()
+        // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
+        // trusted; the creation date is re-read from the verified bytes and must agree.
+        let container = try? PKCS7Container(bytes: der)
+        let trust: ReceiptTrust
+        let store: any TrustStore
+        if let storeKitTrustStore, let container, container.certificates == [configuration.storeKitTestCertificate] {
+            trust = .storeKitTesting
+            store = storeKitTrustStore
+        } else {
+            trust = .appleReceiptSigning
+            store = appleTrustStore
+        }
+        let unverifiedCreationDate = container.flatMap { try? ReceiptParser.creationDate(in: $0.content) }
+        let time: Date
+        switch configuration.verificationTime {
+        case .now: time = now
+        case .fixed(let date): time = date
+        case .creationDate: time = unverifiedCreationDate ?? now
+        }
+        report.verificationTime = time
+
+        let verified = try backend.verifySignedData(der, trustStore: store, at: time)
+        report.digestAlgorithm = verified.digestAlgorithm
+        report.trust = trust
+
+        // The chain policy decides before anything in the payload is believed; the payload is
+        // still parsed (from verified bytes) so tools can show what the receipt says.
+        let policyError: ReceiptValidationError?
+        do {
+            switch trust {
+            case .appleReceiptSigning: try AppleChainPolicy().check(verified.signerChain)
+            case .storeKitTesting: try StoreKitTestPolicy(certificate: configuration.storeKitTestCertificate).check(verified.signerChain)
+            }
+            policyError = nil
+        } catch {
+            policyError = error
+        }
+        if policyError == nil { report.signerChain = verified.signerChain }
+
+        let receipt = try ReceiptParser.parse(verified.content)
+        report.receipt = receipt
+        if let policyError { throw policyError }
+
+        try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
+        report.deviceHashMatches = try deviceHashMatches(receipt)
+        if report.deviceHashMatches == false, let device = configuration.deviceIdentifier {
+            throw ReceiptValidationError(
+                .hashMismatch,
+                "the receipt's device hash does not match device \(device) (\(device.bytes.count) bytes): it was issued to another device or app"
+            )
+        }
+    }
+
+    private func checkPayload(_ receipt: Receipt, now: Date, verificationTime: Date, unverifiedCreationDate: Date?) throws(ReceiptValidationError) {
+        guard receipt.bundleID != nil, receipt.bundleIDAttributeBytes != nil else {
+            throw ReceiptValidationError(.missingComponent, "the receipt has no bundle identifier (attribute 2)")
+        }
+        guard receipt.applicationVersion != nil else {
+            throw ReceiptValidationError(.missingComponent, "the receipt has no application version (attribute 3)")
+        }
+        guard receipt.opaqueValue != nil else {
+            throw ReceiptValidationError(.missingComponent, "the receipt has no opaque value (attribute 4)")
+        }
+        guard receipt.sha1Hash != nil else {
+            throw ReceiptValidationError(.missingComponent, "the receipt has no SHA-1 hash (attribute 5)")
+        }
+        guard let creationDate = receipt.creationDate else {
+            throw ReceiptValidationError(.missingComponent, "the receipt has no creation date (attribute 12)")
+        }
+        if configuration.verificationTime == .creationDate, unverifiedCreationDate != creationDate {
+            throw ReceiptValidationError(
+                .malformedReceipt,
+                "the creation date read before verification differs from the verified one; the chain was not checked at the receipt's creation date"
+            )
+        }
+        if creationDate.timeIntervalSince(now) > configuration.maximumClockSkew {
+            throw ReceiptValidationError(
+                .creationDateInFuture,
+                "the receipt was created at \(RFC3339.string(from: creationDate)), in the future (now \(RFC3339.string(from: now)))"
+            )
+        }
+        if configuration.checksReceiptExpiration, let expiration = receipt.expirationDate, expiration < now {
+            throw ReceiptValidationError(.receiptExpired, "the receipt expired at \(RFC3339.string(from: expiration))")
+        }
+        if let expected = configuration.expectedBundleID, receipt.bundleID != expected {
+            throw ReceiptValidationError(
+                .bundleIDMismatch,
+                "the receipt is for bundle id '\(receipt.bundleID ?? "")', expected '\(expected)'"
+            )
+        }
+        if let expected = configuration.expectedApplicationVersion, receipt.applicationVersion != expected {
+            throw ReceiptValidationError(
+                .versionMismatch,
+                "the receipt is for application version '\(receipt.applicationVersion ?? "")', expected '\(expected)'"
+            )
+        }
+    }
+
+    /// `SHA1(device identifier ‖ opaque value ‖ bundle-id attribute bytes) == sha1_hash`.
+    private func deviceHashMatches(_ receipt: Receipt) throws(ReceiptValidationError) -> Bool? {
+        guard let device = configuration.deviceIdentifier else { return nil }
+        guard let opaque = receipt.opaqueValue, let bundle = receipt.bundleIDAttributeBytes, let expected = receipt.sha1Hash else {
+            throw ReceiptValidationError(.missingComponent, "the receipt lacks an attribute of the device hash (4, 2 or 5)")
+        }
+        return try backend.sha1([device.bytes, opaque, bundle]) == expected
+    }
+
+    private static func unwrap(_ report: ReceiptValidationReport) throws(ReceiptValidationError) -> ValidatedReceipt {
+        if let error = report.error { throw error }
+        guard let receipt = report.receipt, let digest = report.digestAlgorithm,
+              let time = report.verificationTime, let trust = report.trust
+        else {
+            throw ReceiptValidationError(.backendFailure, "validation ended without a result")
+        }
+        return ValidatedReceipt(
+            receipt: receipt,
+            signerChain: report.signerChain,
+            digestAlgorithm: digest,
+            verificationTime: time,
+            trust: trust,
+            deviceHashMatches: report.deviceHashMatches
+        )
+    }
+}
