@@ -1,1 +1,175 @@
+import Foundation
 import ReceiptCore
+
+/// The cross-backend conformance kit: runs every case of a ``ConformanceManifest`` through a
+/// ``ReceiptValidator`` on a given ``CryptoBackend`` and reports expected against actual outcomes.
+///
+/// A third-party backend proves it behaves like OpenSSL and GnuTLS by running the kit on itself:
+///
+/// ```swift
+/// import ReceiptConformance
+/// let suite = try ConformanceSuite(fixturesDirectory: URL(fileURLWithPath: "Fixtures"))
+/// let report = suite.run(on: MyBackend())
+/// #expect(report.failed.isEmpty, "\(report.table())")
+/// ```
+public struct ConformanceSuite: Sendable {
+    /// The directory the manifest's paths are relative to (the package's `Fixtures/`).
+    public let fixturesDirectory: URL
+    /// The cases to run.
+    public let cases: [ConformanceCase]
+
+    /// Loads `manifest.json` from a fixtures directory.
+    public init(fixturesDirectory: URL, manifestName: String = "manifest.json") throws {
+        self.fixturesDirectory = fixturesDirectory
+        self.cases = try ConformanceManifest(contentsOf: fixturesDirectory.appendingPathComponent(manifestName)).cases
+    }
+
+    /// Uses the given cases, with paths relative to `fixturesDirectory`.
+    public init(fixturesDirectory: URL, cases: [ConformanceCase]) {
+        self.fixturesDirectory = fixturesDirectory
+        self.cases = cases
+    }
+
+    /// Runs every case on `backend`.
+    public func run(on backend: any CryptoBackend) -> ConformanceReport {
+        var validators: [ValidatorKey: Result<ReceiptValidator, ReceiptValidationError>] = [:]
+        var results: [ConformanceResult] = []
+        results.reserveCapacity(cases.count)
+        for testCase in cases {
+            let actual: ConformanceOutcome
+            do {
+                let key = try ValidatorKey(testCase, fixturesDirectory: fixturesDirectory)
+                let validator: ReceiptValidator
+                if let cached = validators[key] {
+                    validator = try cached.get()
+                } else {
+                    let made = Result { () throws(ReceiptValidationError) in try key.makeValidator(backend: backend) }
+                    validators[key] = made
+                    validator = try made.get()
+                }
+                actual = Self.outcome(validator.report(contentsOf: fixturesDirectory.appendingPathComponent(testCase.file)))
+            } catch let error as ReceiptValidationError {
+                actual = .failure(error.code)
+            } catch {
+                actual = .failure(.backendFailure)
+            }
+            results.append(ConformanceResult(testCase: testCase, backendName: backend.name, expected: Self.expectedOutcome(testCase), actual: actual))
+        }
+        return ConformanceReport(backendName: backend.name, results: results)
+    }
+
+    /// Runs one case on `backend`.
+    public func run(_ testCase: ConformanceCase, on backend: any CryptoBackend) -> ConformanceResult {
+        ConformanceSuite(fixturesDirectory: fixturesDirectory, cases: [testCase]).run(on: backend).results[0]
+    }
+
+    /// The outcome a manifest case expects.
+    public static func expectedOutcome(_ testCase: ConformanceCase) -> ConformanceOutcome {
+        let expect = testCase.expect
+        if let code = expect.error {
+            return .failure(ReceiptValidationError.Code(rawValue: code))
+        }
+        return .valid(
+            ConformanceOutcome.KeyFields(
+                bundleID: expect.bundleID,
+                applicationVersion: expect.applicationVersion,
+                receiptCreationDate: expect.receiptCreationDate.flatMap(normalizedDate),
+                inAppCount: expect.inAppCount ?? 0,
+                environment: expect.environment
+            )
+        )
+    }
+
+    /// Reduces a validation report to the outcome backends must agree on.
+    public static func outcome(_ report: ReceiptValidationReport) -> ConformanceOutcome {
+        if let error = report.error { return .failure(error.code) }
+        guard let receipt = report.receipt else { return .failure(.backendFailure) }
+        return .valid(
+            ConformanceOutcome.KeyFields(
+                bundleID: receipt.bundleID,
+                applicationVersion: receipt.applicationVersion,
+                receiptCreationDate: receipt.creationDate.map(format),
+                inAppCount: receipt.inAppPurchases.count,
+                environment: receipt.environment?.rawValue
+            )
+        )
+    }
+
+    private static func normalizedDate(_ text: String) -> String? {
+        parse(text).map(format)
+    }
+
+    private static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    private static func format(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
+    }
+}
+
+/// The validator configuration a case needs; cases that share one share a validator (and so its
+/// trust stores), as a server would.
+private struct ValidatorKey: Hashable {
+    var anchors: [Certificate]
+    var storeKit: Certificate?
+    var time: VerificationTime
+    var deviceID: String?
+
+    init(_ testCase: ConformanceCase, fixturesDirectory: URL) throws(ReceiptValidationError) {
+        var anchors: [Certificate] = []
+        for anchor in testCase.anchors {
+            switch anchor {
+            case "embedded:apple-root": anchors += AppleRootCertificates.appleRoots
+            case "embedded:storekit": anchors.append(AppleRootCertificates.storeKitTest)
+            default:
+                let url = fixturesDirectory.appendingPathComponent(anchor)
+                guard let data = try? Data(contentsOf: url) else {
+                    throw ReceiptValidationError(.rootCertificateNotFound, "anchor \(anchor) could not be read")
+                }
+                anchors.append(Certificate(derBytes: Array(data)))
+            }
+        }
+        if testCase.policy == "storekit" {
+            // The StoreKit anchor is trusted through the opt-in, with its own policy; the App Store
+            // anchors stay the embedded Apple roots.
+            self.storeKit = anchors.first
+            self.anchors = AppleRootCertificates.appleRoots
+        } else {
+            self.storeKit = nil
+            self.anchors = anchors
+        }
+        switch testCase.time ?? "creation" {
+        case "creation": self.time = .creationDate
+        case "now": self.time = .now
+        case let text:
+            let formatter = ISO8601DateFormatter()
+            guard let date = formatter.date(from: text) else {
+                throw ReceiptValidationError(.invalidEncoding, "case \(testCase.name): time '\(text)' is not RFC 3339")
+            }
+            self.time = .fixed(date)
+        }
+        self.deviceID = testCase.deviceID
+    }
+
+    func makeValidator(backend: any CryptoBackend) throws(ReceiptValidationError) -> ReceiptValidator {
+        // Anchors from files go through the backend (DER or PEM) like any user's anchors.
+        var loaded: [Certificate] = []
+        for anchor in anchors { loaded.append(try backend.loadCertificate(anchor.derBytes)) }
+        var configuration = ReceiptValidator.Configuration(trustAnchors: loaded, verificationTime: time)
+        if let storeKit {
+            configuration.acceptsStoreKitTestReceipts = true
+            configuration.storeKitTestCertificate = try backend.loadCertificate(storeKit.derBytes)
+        }
+        if let deviceID {
+            guard let device = DeviceIdentifier(parsing: deviceID) else {
+                throw ReceiptValidationError(.invalidEncoding, "device id '\(deviceID)' is not a UUID, MAC address or hex")
+            }
+            configuration.deviceIdentifier = device
+        }
+        return try ReceiptValidator(backend: backend, configuration: configuration)
+    }
+}
