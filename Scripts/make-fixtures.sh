@@ -172,4 +172,145 @@ sign "$RECEIPTS/valid-2018-expired-chain.receipt" valid-2018 leaf-expired "inter
 
 cp "$HELPERS/README.generated.md" "$OUT/README.md"
 
-# HOSTILE_CORPUS_MARKER
+# ---------------------------------------------------------------------------
+# Hostile corpus (issue 4)
+# ---------------------------------------------------------------------------
+EDIT="python3 $HELPERS/cmsedit.py"
+BASE="$RECEIPTS/valid-sha256-noattr.receipt"
+
+say "Hostile: not PKCS #7:"
+python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(20240601).randbytes(256))' \
+    >"$HOSTILE/not-pkcs7-random-256.bin"
+made "$HOSTILE/not-pkcs7-random-256.bin"
+: >"$HOSTILE/empty.receipt"
+made "$HOSTILE/empty.receipt"
+$EDIT truncations "$BASE" "$HOSTILE/truncated" >/dev/null
+for f in "$HOSTILE"/truncated-*.receipt; do made "$f"; done
+cp "$PKI/leaf.cer" "$HOSTILE/not-pkcs7-certificate.cer"
+made "$HOSTILE/not-pkcs7-certificate.cer"
+
+say "Hostile: PKCS #7 but not signedData / no signer:"
+openssl cms -encrypt -binary -outform DER -aes-256-cbc -in "$PAYLOADS/valid.der" \
+    -out "$HOSTILE/not-signed-enveloped-data.receipt" "$PKI/leaf.pem"
+made "$HOSTILE/not-signed-enveloped-data.receipt"
+openssl cms -data_create -binary -outform DER -in "$PAYLOADS/valid.der" \
+    -out "$HOSTILE/not-signed-data-only.receipt"
+made "$HOSTILE/not-signed-data-only.receipt"
+cat "$PKI/leaf.pem" "$PKI/intermediate.pem" >"$WORK/chain.pem"
+openssl crl2pkcs7 -nocrl -certfile "$WORK/chain.pem" -outform DER \
+    -out "$HOSTILE/not-signed-certs-only.receipt"
+made "$HOSTILE/not-signed-certs-only.receipt"
+
+say "Hostile: untrusted chains:"
+sign "$HOSTILE/untrusted-other-root.receipt" valid other-leaf "other-intermediate other-root" sha256 noattr der
+sign "$HOSTILE/untrusted-same-name-root-other-key.receipt" valid samename-leaf "samename-intermediate samename-root" sha256 noattr der
+sign "$HOSTILE/untrusted-leaf-only.receipt" valid leaf "" sha256 noattr der
+sign "$HOSTILE/untrusted-self-signed-leaf.receipt" valid leaf-selfsigned "" sha256 noattr der
+sign "$HOSTILE/untrusted-no-certificates.receipt" valid leaf "" sha256 noattr der -nocerts
+sign "$HOSTILE/untrusted-intermediate-not-ca.receipt" valid leaf-of-intermediate-notca "intermediate-notca root" sha256 noattr der
+
+say "Hostile: content changed after signing (one bit of the bundle id, offset computed from the structure):"
+$EDIT flip-content "$BASE" "$HOSTILE/tampered-content-der.receipt" receiptkit
+made "$HOSTILE/tampered-content-der.receipt"
+$EDIT flip-content "$RECEIPTS/valid-sha256-noattr-ber.receipt" "$HOSTILE/tampered-content-ber.receipt" receiptkit
+made "$HOSTILE/tampered-content-ber.receipt"
+$EDIT flip-content "$RECEIPTS/valid-sha256-attrs.receipt" "$HOSTILE/tampered-content-attrs.receipt" receiptkit
+made "$HOSTILE/tampered-content-attrs.receipt"
+$EDIT flip-content "$RECEIPTS/valid-sha1-noattr.receipt" "$HOSTILE/tampered-content-sha1.receipt" receiptkit
+made "$HOSTILE/tampered-content-sha1.receipt"
+
+say "Hostile: corrupted signatures:"
+$EDIT flip-signature "$BASE" "$HOSTILE/bad-signature-flipped.receipt"
+made "$HOSTILE/bad-signature-flipped.receipt"
+$EDIT flip-signature "$RECEIPTS/valid-sha256-attrs.receipt" "$HOSTILE/bad-signature-flipped-attrs.receipt"
+made "$HOSTILE/bad-signature-flipped-attrs.receipt"
+# Same content, same leaf embedded, but the signature made with a key that is not the leaf's.
+openssl dgst -sha256 -sign "$KEYS/wrong.key" -out "$WORK/wrong.sig" "$PAYLOADS/valid.der"
+$EDIT replace-signature "$BASE" "$HOSTILE/bad-signature-wrong-key.receipt" "$WORK/wrong.sig"
+made "$HOSTILE/bad-signature-wrong-key.receipt"
+$EDIT flip-message-digest "$RECEIPTS/valid-sha256-attrs.receipt" "$HOSTILE/bad-signature-signed-attributes-modified.receipt"
+made "$HOSTILE/bad-signature-signed-attributes-modified.receipt"
+
+say "Hostile: missing Apple marker OIDs (chains are otherwise valid):"
+sign "$HOSTILE/missing-marker-intermediate.receipt" valid leaf-of-intermediate-nomarker "intermediate-nomarker root" sha256 noattr der
+sign "$HOSTILE/missing-marker-leaf.receipt" valid leaf-nomarker "intermediate root" sha256 noattr der
+
+say "Hostile: certificate time:"
+sign "$HOSTILE/certificate-not-yet-valid.receipt" valid leaf-future "intermediate-future root" sha256 noattr der
+sign "$HOSTILE/creation-date-in-future.receipt" valid-2044 leaf "$CHAIN" sha256 noattr der
+
+say "Hostile: malformed payloads and missing components (validly signed):"
+for f in "$PAYLOADS"/malformed-*.der "$PAYLOADS"/missing-*.der "$PAYLOADS"/hash-*.der; do
+    name=$(basename "$f" .der)
+    sign "$HOSTILE/$name.receipt" "$name" leaf "$CHAIN" sha256 noattr der
+done
+
+# ---------------------------------------------------------------------------
+# Self-check with openssl cms -verify (the backend-independent part of each expectation)
+# ---------------------------------------------------------------------------
+epoch() { date -u -d "$1" +%s; }
+CHECK_FAILURES=0
+# check ok|fail FILE [RFC3339 time] [anchor pem] [expected payload]: ok = verifies (and, when
+# given, the verified content equals the payload); fail = openssl refuses it.
+check() {
+    local want=$1 file=$2 at=${3:-} anchor=${4:-$PKI/root.pem} payload=${5:-}
+    local args=(cms -verify -inform DER -in "$file" -CAfile "$anchor" -purpose any -binary -out "$WORK/verified.bin")
+    [[ -n $at ]] && args+=(-attime "$(epoch "$at")")
+    local got result
+    if openssl "${args[@]}" >"$WORK/verify.log" 2>&1; then got=ok; else got=fail; fi
+    result=$( { grep -o 'Verify error:.*\|Verification successful' "$WORK/verify.log" \
+        || grep -o 'routines:[A-Za-z_0-9]*:[^:]*' "$WORK/verify.log" || head -1 "$WORK/verify.log"; } | head -1)
+    if [[ $got == ok && -n $payload ]] && ! cmp -s "$WORK/verified.bin" "$payload"; then
+        got="ok-but-content-differs"
+    fi
+    if [[ $got == "$want" ]]; then
+        say "  check $want: $(realpath --relative-to="$FIXTURES" "$file")${at:+ at $at}: $result"
+    else
+        say "  CHECK FAILED (want $want, got $got): $(realpath --relative-to="$FIXTURES" "$file")${at:+ at $at}: $result"
+        CHECK_FAILURES=$((CHECK_FAILURES + 1))
+    fi
+}
+
+say "Self-check (openssl cms -verify -purpose any, anchor pki/root.pem unless noted):"
+C=2024-06-01T12:01:00Z
+for f in "$RECEIPTS"/valid-sha*.receipt; do
+    payload=valid
+    case $f in *-iap1.receipt) payload=valid-iap1 ;; *-iap50.receipt) payload=valid-iap50 ;; *-iap5000.receipt) payload=valid-iap5000 ;; esac
+    check ok "$f" $C "" "$PAYLOADS/$payload.der"
+    check ok "$f" "" "" "$PAYLOADS/$payload.der"
+done
+check ok "$RECEIPTS/valid-2018-expired-chain.receipt" 2018-06-01T12:01:00Z "" "$PAYLOADS/valid-2018.der"
+check fail "$RECEIPTS/valid-2018-expired-chain.receipt"
+for f in "$HOSTILE"/not-pkcs7-* "$HOSTILE"/empty.receipt "$HOSTILE"/truncated-* "$HOSTILE"/not-signed-*; do
+    check fail "$f" $C
+done
+for f in "$HOSTILE"/untrusted-* "$HOSTILE"/tampered-* "$HOSTILE"/bad-signature-*; do
+    check fail "$f" $C
+done
+check fail "$HOSTILE/untrusted-other-root.receipt" $C "$PKI/root.pem"
+check ok "$HOSTILE/untrusted-other-root.receipt" $C "$PKI/other-root.pem"
+check ok "$HOSTILE/untrusted-same-name-root-other-key.receipt" $C "$PKI/samename-root.pem"
+# Marker OIDs are policy, not PKCS #7: openssl accepts these chains.
+for f in "$HOSTILE"/missing-marker-*; do check ok "$f" $C "" "$PAYLOADS/valid.der"; done
+check fail "$HOSTILE/certificate-not-yet-valid.receipt" $C
+check fail "$HOSTILE/certificate-not-yet-valid.receipt"
+check ok "$HOSTILE/certificate-not-yet-valid.receipt" 2041-01-01T00:00:00Z
+check ok "$HOSTILE/creation-date-in-future.receipt" 2044-06-01T12:01:00Z "" "$PAYLOADS/valid-2044.der"
+# Payload problems are not openssl's business: each must verify with its exact payload.
+for f in "$HOSTILE"/malformed-*.receipt "$HOSTILE"/missing-*.receipt "$HOSTILE"/hash-*.receipt; do
+    name=$(basename "$f" .receipt)
+    [[ $name == missing-marker-* ]] && continue
+    check ok "$f" $C "" "$PAYLOADS/$name.der"
+done
+
+# ---------------------------------------------------------------------------
+# Manifest
+# ---------------------------------------------------------------------------
+say "Manifest:"
+python3 "$HELPERS/manifest.py" "$FIXTURES"
+
+if ((CHECK_FAILURES > 0)); then
+    say "$CHECK_FAILURES self-check(s) FAILED" >&2
+    exit 1
+fi
+say "Done: $(find "$OUT" -type f | wc -l) files in Fixtures/generated, all self-checks passed."
