@@ -1,3 +1,107 @@
 #if OpenSSL
-// OpenSSLBackend: being written (issue 2).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CReceiptOpenSSL
+import ReceiptCore
+
+/// The ``CryptoBackend`` built on OpenSSL 3 (`libcrypto`).
+///
+/// Verifies PKCS #7 signedData (DER or BER) with `d2i_PKCS7`, `X509_verify_cert` and
+/// `PKCS7_verify`, loads certificates with `d2i_X509` / `PEM_read_bio_X509`, and hashes with
+/// `EVP_Digest*`. It keeps no state and changes no process-wide OpenSSL setting: the verification
+/// time, the "any" purpose and the trust anchors apply to one verification context at a time.
+/// Each call starts by clearing the calling thread's OpenSSL error queue, and a failure carries
+/// the whole drained queue in ``ReceiptValidationError/libraryMessage``.
+public final class OpenSSLBackend: CryptoBackend {
+    /// Creates the backend. It is stateless; one instance can serve every task.
+    public init() {}
+
+    /// `openssl`.
+    public var name: String { "openssl" }
+
+    /// Decodes one X.509 certificate from DER or PEM and returns its DER encoding.
+    /// - Throws: ``ReceiptValidationError/Code/invalidCertificate`` when OpenSSL rejects the bytes.
+    public func loadCertificate(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Certificate {
+        OpenSSLErrorQueue.clear()
+        let certificate = try OpenSSLCertificates.decode(bytes)
+        defer { X509_free(certificate) }
+        return Certificate(derBytes: try OpenSSLCertificates.derBytes(of: certificate))
+    }
+
+    /// Builds one `X509_STORE` holding `anchors`, to be reused for every verification.
+    /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` for an empty set,
+    ///   ``ReceiptValidationError/Code/invalidCertificate`` for an anchor OpenSSL rejects.
+    public func makeTrustStore(anchors: [Certificate]) throws(ReceiptValidationError) -> any TrustStore {
+        OpenSSLErrorQueue.clear()
+        return try OpenSSLTrustStore(anchors: anchors)
+    }
+
+    /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore` at `time`.
+    ///
+    /// The chain is built from the embedded certificates (as untrusted intermediates only) to the
+    /// store's anchors, first without time checks (to classify trust), then at `time`; the
+    /// signature (over the content, or over the signed attributes and their messageDigest) is
+    /// checked last. Extended key usage is not checked.
+    /// - Throws: ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
+    ///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/certificateExpired``,
+    ///   ``ReceiptValidationError/Code/certificateNotYetValid``, ``ReceiptValidationError/Code/invalidSignature``,
+    ///   in that order of precedence; ``ReceiptValidationError/Code/backendFailure`` for another
+    ///   backend's trust store or an OpenSSL failure unrelated to the input.
+    public func verifySignedData(
+        _ bytes: [UInt8],
+        trustStore: any TrustStore,
+        at time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        guard let store = trustStore as? OpenSSLTrustStore else {
+            throw ReceiptValidationError(
+                .backendFailure, "The trust store was not made by the OpenSSL backend.")
+        }
+        let verificationTime = try OpenSSLSignedDataVerifier.unixTime(time)
+        return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
+            try OpenSSLSignedDataVerifier.verify(bytes, store: store.store, at: verificationTime)
+        }
+    }
+
+    /// SHA-1 over the concatenation of `parts`.
+    public func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8] {
+        OpenSSLErrorQueue.clear()
+        guard let context = EVP_MD_CTX_new() else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not allocate a digest context.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, EVP_sha1(), nil) == 1 else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not start a SHA-1 digest.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        for part in parts where !part.isEmpty {
+            let updated = part.withUnsafeBytes { buffer in
+                EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+            }
+            guard updated == 1 else {
+                throw ReceiptValidationError(
+                    .backendFailure, "OpenSSL could not update a SHA-1 digest.",
+                    libraryMessage: OpenSSLErrorQueue.message())
+            }
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let finished = digest.withUnsafeMutableBufferPointer { buffer in
+            EVP_DigestFinal_ex(context, buffer.baseAddress, &length)
+        }
+        guard finished == 1, length == 20 else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not finish a SHA-1 digest.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        return Array(digest.prefix(Int(length)))
+    }
+}
 #endif

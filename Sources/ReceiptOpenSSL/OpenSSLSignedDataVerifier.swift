@@ -1,0 +1,260 @@
+#if OpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CReceiptOpenSSL
+import ReceiptCore
+
+/// The steps of one PKCS #7 signedData verification with OpenSSL.
+///
+/// Order (and so precedence of failures): decode (`not_pkcs7`), structure (`not_signed`), chain
+/// without time checks (`untrusted_chain`), chain at the chosen time (`certificate_expired`,
+/// `certificate_not_yet_valid`), signature (`invalid_signature`). Every handle created here is
+/// freed exactly once by a `defer` next to its creation.
+enum OpenSSLSignedDataVerifier {
+    /// Converts a verification date to whole seconds since 1970 (`time_t`).
+    static func unixTime(_ date: Date) throws(ReceiptValidationError) -> Int {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        // ±10^12 s is ±31,000 years: far beyond any certificate, well inside Int and time_t.
+        guard seconds.isFinite, abs(seconds) < 1e12 else {
+            throw ReceiptValidationError(.backendFailure, "The verification time \(date) cannot be represented.")
+        }
+        return Int(seconds)
+    }
+
+    /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive).
+    static func verify(_ bytes: [UInt8], store: OpaquePointer, at time: Int) throws(ReceiptValidationError) -> VerifiedSignedData {
+        let pkcs7 = try decode(bytes)
+        defer { PKCS7_free(pkcs7) }
+
+        let signedData = try signedParts(of: pkcs7)
+
+        // The signer's certificate, looked up among the embedded certificates (borrowed handles).
+        guard let signers = PKCS7_get0_signers(pkcs7, nil, 0) else {
+            throw ReceiptValidationError(
+                .untrustedChain, "The signer's certificate is not among the receipt's certificates.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        defer { sk_X509_free(signers) }
+        guard sk_X509_num(signers) == 1, let leaf = sk_X509_value(signers, 0) else {
+            throw ReceiptValidationError(
+                .untrustedChain, "The signer's certificate could not be identified.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+
+        // 1. Trust, without time checks, so a broken chain is reported before expired certificates.
+        _ = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
+        // 2. The same chain at the caller's time; this is the chain returned.
+        let chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: time)
+
+        // 3. The signature over the content (or the signed attributes and their messageDigest).
+        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time.
+        guard PKCS7_verify(pkcs7, nil, nil, nil, nil, Int32(PKCS7_NOVERIFY)) == 1 else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signature does not match the signed content.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+
+        return VerifiedSignedData(
+            content: signedData.content,
+            signerChain: chain,
+            digestAlgorithm: signedData.digestAlgorithm,
+            hasSignedAttributes: signedData.hasSignedAttributes)
+    }
+
+    // MARK: Decoding
+
+    private static func decode(_ bytes: [UInt8]) throws(ReceiptValidationError) -> UnsafeMutablePointer<PKCS7> {
+        guard !bytes.isEmpty else {
+            throw ReceiptValidationError(.notPKCS7, "The data is empty.")
+        }
+        var consumed = 0
+        let pkcs7 = bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PKCS7>? in
+            guard let base = buffer.baseAddress else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            // d2i_PKCS7 reads DER and BER (indefinite lengths, constructed OCTET STRINGs).
+            let decoded = d2i_PKCS7(nil, &cursor, buffer.count)
+            if decoded != nil, let cursor { consumed = cursor - base }
+            return decoded
+        }
+        guard let pkcs7 else {
+            throw ReceiptValidationError(
+                .notPKCS7, "The data is not a PKCS #7 structure.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        guard consumed == bytes.count else {
+            PKCS7_free(pkcs7)
+            throw ReceiptValidationError(
+                .notPKCS7, "The PKCS #7 structure is followed by \(bytes.count - consumed) unexpected bytes.",
+                offset: consumed)
+        }
+        return pkcs7
+    }
+
+    /// What the signedData holds, borrowed from the `PKCS7` (valid while it lives) except `content`.
+    private struct SignedParts {
+        var content: [UInt8]
+        var certificates: OpaquePointer?
+        var digestAlgorithm: DigestAlgorithm
+        var hasSignedAttributes: Bool
+    }
+
+    private static func signedParts(of pkcs7: UnsafeMutablePointer<PKCS7>) throws(ReceiptValidationError) -> SignedParts {
+        guard PKCS7_type_is_signed(pkcs7) == 1, let signed = pkcs7.pointee.d.sign else {
+            throw ReceiptValidationError(.notSigned, "The PKCS #7 structure is not signedData.")
+        }
+        guard let contents = signed.pointee.contents, PKCS7_type_is_data(contents) == 1 else {
+            throw ReceiptValidationError(.notSigned, "The signedData does not encapsulate id-data content.")
+        }
+        guard let octets = contents.pointee.d.data else {
+            throw ReceiptValidationError(.notSigned, "The signedData has no encapsulated content (detached signature).")
+        }
+        guard let signerInfos = PKCS7_get_signer_info(pkcs7) else {
+            throw ReceiptValidationError(.notSigned, "The signedData has no signer.")
+        }
+        let signerCount = sk_PKCS7_SIGNER_INFO_num(signerInfos)
+        guard signerCount == 1, let signerInfo = sk_PKCS7_SIGNER_INFO_value(signerInfos, 0) else {
+            throw ReceiptValidationError(
+                .notSigned,
+                signerCount <= 0 ? "The signedData has no signer." : "The signedData has \(signerCount) signers; exactly one is supported.")
+        }
+
+        // OpenSSL joins the segments of a BER constructed OCTET STRING into one string.
+        let length = Int(ASN1_STRING_length(octets))
+        var content: [UInt8] = []
+        if length > 0 {
+            guard let data = ASN1_STRING_get0_data(octets) else {
+                throw ReceiptValidationError(.notSigned, "The encapsulated content could not be read.")
+            }
+            content = Array(UnsafeBufferPointer(start: data, count: length))
+        }
+
+        var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
+        PKCS7_SIGNER_INFO_get0_algs(signerInfo, nil, &digestAlgorithm, nil)
+        let digestOID = try dottedOID(of: digestAlgorithm)
+
+        let attributes = PKCS7_get_signed_attributes(signerInfo)
+        let hasSignedAttributes = attributes.map { sk_X509_ATTRIBUTE_num($0) > 0 } ?? false
+
+        return SignedParts(
+            content: content,
+            certificates: signed.pointee.cert,
+            digestAlgorithm: DigestAlgorithm(oid: digestOID),
+            hasSignedAttributes: hasSignedAttributes)
+    }
+
+    private static func dottedOID(of algorithm: UnsafeMutablePointer<X509_ALGOR>?) throws(ReceiptValidationError) -> String {
+        var object: OpaquePointer?
+        if let algorithm {
+            X509_ALGOR_get0(&object, nil, nil, algorithm)
+        }
+        guard let object else {
+            throw ReceiptValidationError(.notSigned, "The signer names no digest algorithm.")
+        }
+        var buffer = [CChar](repeating: 0, count: 128)
+        let written = buffer.withUnsafeMutableBufferPointer { pointer in
+            OBJ_obj2txt(pointer.baseAddress, Int32(pointer.count), object, 1)
+        }
+        guard written > 0, Int(written) < buffer.count else {
+            throw ReceiptValidationError(
+                .notSigned, "The signer's digest algorithm identifier could not be read.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Chain
+
+    /// Verifies the chain from `leaf` to an anchor of `store`, with `untrusted` as the only source
+    /// of intermediates. `time == nil` disables validity-period checks.
+    /// - Returns: the verified chain, leaf first, as DER.
+    private static func verifyChain(
+        leaf: OpaquePointer,
+        untrusted: OpaquePointer?,
+        store: OpaquePointer,
+        time: Int?
+    ) throws(ReceiptValidationError) -> [Certificate] {
+        guard let context = X509_STORE_CTX_new() else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not allocate a verification context.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1,
+              let parameters = X509_STORE_CTX_get0_param(context)
+        else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not initialise a verification context.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        // Per-context parameters (a copy made by X509_STORE_CTX_init): the shared store is untouched.
+        guard X509_VERIFY_PARAM_set_purpose(parameters, X509_PURPOSE_ANY) == 1 else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not set the verification purpose.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        if let time {
+            X509_VERIFY_PARAM_set_time(parameters, time)
+        } else {
+            guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME)) == 1 else {
+                throw ReceiptValidationError(
+                    .backendFailure, "OpenSSL could not disable time checks.",
+                    libraryMessage: OpenSSLErrorQueue.message())
+            }
+        }
+
+        guard X509_verify_cert(context) == 1 else {
+            throw chainError(context, timeChecked: time != nil)
+        }
+
+        guard let chain = X509_STORE_CTX_get1_chain(context) else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL verified a chain but could not return it.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        defer { sk_X509_pop_free(chain, X509_free) }
+        let count = sk_X509_num(chain)
+        var certificates: [Certificate] = []
+        certificates.reserveCapacity(max(0, Int(count)))
+        var index: Int32 = 0
+        while index < count {
+            guard let certificate = sk_X509_value(chain, index) else {
+                throw ReceiptValidationError(.backendFailure, "OpenSSL returned a chain with a missing certificate.")
+            }
+            certificates.append(Certificate(derBytes: try OpenSSLCertificates.derBytes(of: certificate)))
+            index += 1
+        }
+        guard !certificates.isEmpty else {
+            throw ReceiptValidationError(.backendFailure, "OpenSSL verified an empty chain.")
+        }
+        return certificates
+    }
+
+    private static func chainError(_ context: OpaquePointer, timeChecked: Bool) -> ReceiptValidationError {
+        let code = X509_STORE_CTX_get_error(context)
+        let depth = X509_STORE_CTX_get_error_depth(context)
+        let reason = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+        let library = OpenSSLErrorQueue.message(prefix: "\(reason) (X509_V_ERR \(code) at depth \(depth))")
+        switch code {
+        case X509_V_ERR_CERT_HAS_EXPIRED where timeChecked:
+            return ReceiptValidationError(
+                .certificateExpired,
+                "A certificate of the chain (depth \(depth)) had expired at the verification time.",
+                libraryMessage: library)
+        case X509_V_ERR_CERT_NOT_YET_VALID where timeChecked:
+            return ReceiptValidationError(
+                .certificateNotYetValid,
+                "A certificate of the chain (depth \(depth)) was not yet valid at the verification time.",
+                libraryMessage: library)
+        case X509_V_ERR_OUT_OF_MEM:
+            return ReceiptValidationError(.backendFailure, "OpenSSL ran out of memory verifying the chain.", libraryMessage: library)
+        default:
+            return ReceiptValidationError(
+                .untrustedChain, "The signer's certificate chain does not lead to a trust anchor: \(reason).",
+                libraryMessage: library)
+        }
+    }
+}
+#endif

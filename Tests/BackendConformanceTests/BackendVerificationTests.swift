@@ -1,0 +1,319 @@
+import Foundation
+import ReceiptKit
+import Testing
+
+/// The ``CryptoBackend`` contract, checked on every compiled-in backend against real Apple and
+/// Xcode receipts and generated fixtures. Nothing here names a particular backend.
+@Suite struct BackendVerificationTests {
+    static let appleRoot = "real/certs/AppleIncRootCertificate.cer"
+    static let storeKitCertificate = "real/certs/StoreKitTestCertificate.cer"
+
+    // MARK: Fixtures
+
+    @Test func realFixturesLoad() throws {
+        let receipts = try BackendFixtures.loadRealReceipts()
+        #expect(receipts.count >= 20)
+        #expect(receipts.contains { $0.isXcode })
+        #expect(receipts.contains { !$0.isXcode })
+        #expect(!CryptoBackends.all.isEmpty)
+    }
+
+    @Test func testSHA256MatchesKnownVectors() {
+        #expect(TestSHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(TestSHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(TestSHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    // MARK: Real Apple receipts
+
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func appleReceiptVerifiesAtItsCreationTime(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let anchor = try BackendFixtures.certificate(Self.appleRoot, with: backend)
+        let store = try backend.makeTrustStore(anchors: [anchor])
+        let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+
+        #expect(TestSHA256.hex(verified.content) == receipt.expected.payloadSha256)
+        #expect(verified.signerChain.count == 3)
+        #expect(verified.signerChain.last == anchor)
+        // Leaf first: the leaf and the intermediate are certificates embedded in the receipt.
+        let embedded = Set(receipt.expected.container.certificates.map(\.sha256))
+        for certificate in verified.signerChain.dropLast() {
+            #expect(embedded.contains(TestSHA256.hex(certificate.derBytes)))
+        }
+        #expect(verified.signerChain.first != verified.signerChain.last)
+        let signer = try #require(receipt.expected.container.signerInfos.first)
+        #expect(verified.digestAlgorithm.description == signer.digestAlgorithm)
+        #expect(verified.hasSignedAttributes == signer.hasSignedAttributes)
+    }
+
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: Date())
+        }
+        #expect(error.code == .certificateExpired, "\(error)")
+        #expect(error.libraryMessage?.isEmpty == false)
+    }
+
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func appleReceiptIsNotYetValidBeforeItsCertificates(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: Date(timeIntervalSince1970: 946_684_800))  // 2000-01-01
+        }
+        #expect(error.code == .certificateNotYetValid, "\(error)")
+    }
+
+    /// The chain must end at the caller's anchor, never at the root the receipt embeds; a broken
+    /// chain is reported before expired certificates ("now").
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func appleReceiptIsUntrustedUnderAnotherAnchor(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let bytes = try receipt.bytes()
+        for anchor in [Self.storeKitCertificate, "real/certs/AppleRootCA-G3.cer"] {
+            let store = try BackendFixtures.trustStore(anchor, with: backend)
+            for time in [receipt.verificationTime, Date()] {
+                let error = try #require(throws: ReceiptValidationError.self) {
+                    try backend.verifySignedData(bytes, trustStore: store, at: time)
+                }
+                #expect(error.code == .untrustedChain, "\(anchor) at \(time): \(error)")
+            }
+        }
+    }
+
+    // MARK: Real Xcode receipts (BER)
+
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
+    func xcodeReceiptVerifiesAgainstStoreKitCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let anchor = try BackendFixtures.certificate(Self.storeKitCertificate, with: backend)
+        let store = try backend.makeTrustStore(anchors: [anchor])
+        let bytes = try receipt.bytes()
+        #expect(receipt.expected.container.encoding == "BER")
+        for time in [receipt.verificationTime, Date()] {
+            let verified = try backend.verifySignedData(bytes, trustStore: store, at: time)
+            #expect(TestSHA256.hex(verified.content) == receipt.expected.payloadSha256)
+            #expect(verified.signerChain == [anchor])
+            #expect(verified.digestAlgorithm.description == receipt.expected.container.signerInfos.first?.digestAlgorithm)
+            #expect(verified.hasSignedAttributes == false)
+        }
+    }
+
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
+    func xcodeReceiptIsUntrustedUnderAppleRoot(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+        }
+        #expect(error.code == .untrustedChain, "\(error)")
+        #expect(error.libraryMessage?.isEmpty == false)
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func storeWithBothAnchorsVerifiesBothKinds(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let store = try backend.makeTrustStore(anchors: [
+            try BackendFixtures.certificate(Self.appleRoot, with: backend),
+            try BackendFixtures.certificate(Self.storeKitCertificate, with: backend),
+        ])
+        for receipt in BackendFixtures.realReceipts {
+            let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+            #expect(verified.signerChain.count == (receipt.isXcode ? 1 : 3), "\(receipt.name)")
+        }
+    }
+
+    // MARK: Tampering
+
+    /// One flipped byte inside the signed content must fail the signature (and nothing earlier).
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.realReceipts)
+    func flippedContentByteFailsTheSignature(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
+        var bytes = try receipt.bytes()
+        let content = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime).content
+        let offset = try #require(Self.offset(of: content, in: bytes), "content not contiguous in \(receipt.name)")
+        bytes[offset + content.count / 2] ^= 0x01
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
+        }
+        #expect(error.code == .invalidSignature, "\(error)")
+    }
+
+    // MARK: Not PKCS #7, not signed
+
+    @Test(arguments: BackendFixtures.backends)
+    func inputThatIsNotPKCS7IsRejected(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let receipt = try #require(BackendFixtures.appleReceipts.first)
+        let receiptBytes = try receipt.bytes()
+        let inputs: [(String, [UInt8])] = [
+            ("empty", []),
+            ("garbage", Array("this is not a receipt".utf8)),
+            ("zeros", [UInt8](repeating: 0, count: 64)),
+            ("certificate", try BackendFixtures.bytes(Self.appleRoot)),
+            ("truncated receipt", Array(receiptBytes.prefix(receiptBytes.count / 2))),
+            ("lone SEQUENCE header", [0x30, 0x84, 0xff, 0xff, 0xff, 0xff]),
+        ]
+        for (label, input) in inputs {
+            let error = try #require(throws: ReceiptValidationError.self, "\(label)") {
+                try backend.verifySignedData(input, trustStore: store, at: receipt.verificationTime)
+            }
+            #expect(error.code == .notPKCS7, "\(label): \(error)")
+        }
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func contentInfoThatIsNotSignedDataIsNotSigned(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        // ContentInfo { id-data, [0] EXPLICIT OCTET STRING "hello" }
+        let dataContentInfo: [UInt8] = [
+            0x30, 0x18, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01,
+            0xa0, 0x0b, 0x04, 0x09, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x70, 0x37, 0x21,
+        ]
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(dataContentInfo, trustStore: store, at: Date())
+        }
+        #expect(error.code == .notSigned, "\(error)")
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func trustStoreOfAnotherKindIsABackendFailure(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let receipt = try #require(BackendFixtures.appleReceipts.first)
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(try receipt.bytes(), trustStore: ForeignTrustStore(), at: receipt.verificationTime)
+        }
+        #expect(error.code == .backendFailure)
+    }
+
+    // MARK: Certificates and trust stores
+
+    @Test(arguments: BackendFixtures.backends)
+    func pemCertificateEqualsDERCertificate(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let derBytes = try BackendFixtures.bytes(Self.appleRoot)
+        let der = try backend.loadCertificate(derBytes)
+        #expect(der.derBytes == derBytes)
+        let base64 = Data(derBytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        let pem = "-----BEGIN CERTIFICATE-----\n\(base64)\n-----END CERTIFICATE-----\n"
+        #expect(try backend.loadCertificate(Array(pem.utf8)) == der)
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func undecodableCertificateIsInvalid(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let derBytes = try BackendFixtures.bytes(Self.appleRoot)
+        let inputs: [(String, [UInt8])] = [
+            ("empty", []),
+            ("garbage", Array("certainly not a certificate".utf8)),
+            ("truncated DER", Array(derBytes.prefix(derBytes.count - 10))),
+            ("PEM without body", Array("-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n".utf8)),
+            ("receipt", try #require(BackendFixtures.realReceipts.first).bytes()),
+        ]
+        for (label, input) in inputs {
+            let error = try #require(throws: ReceiptValidationError.self, "\(label)") {
+                try backend.loadCertificate(input)
+            }
+            #expect(error.code == .invalidCertificate, "\(label): \(error)")
+        }
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func emptyAnchorSetHasNoRoot(_ backendCase: BackendCase) throws {
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backendCase.backend.makeTrustStore(anchors: [])
+        }
+        #expect(error.code == .rootCertificateNotFound)
+    }
+
+    @Test(arguments: BackendFixtures.backends)
+    func undecodableAnchorIsInvalid(_ backendCase: BackendCase) throws {
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backendCase.backend.makeTrustStore(anchors: [Certificate(derBytes: [0x30, 0x03, 0x02, 0x01, 0x00])])
+        }
+        #expect(error.code == .invalidCertificate)
+    }
+
+    // MARK: SHA-1
+
+    @Test(arguments: BackendFixtures.backends)
+    func sha1OfConcatenatedParts(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let abc = "a9993e364706816aba3e25717850c26c9cd0d89d"
+        #expect(Self.hex(try backend.sha1([Array("abc".utf8)])) == abc)
+        #expect(Self.hex(try backend.sha1([Array("a".utf8), [], Array("bc".utf8)])) == abc)
+        #expect(Self.hex(try backend.sha1([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(Self.hex(try backend.sha1([[UInt8](repeating: 0x61, count: 1_000_000)])) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+    }
+
+    // MARK: Concurrency
+
+    @Test(arguments: BackendFixtures.backends)
+    func oneTrustStoreServesManyConcurrentVerifications(_ backendCase: BackendCase) async throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let receipts = BackendFixtures.appleReceipts
+        try #require(!receipts.isEmpty)
+        let inputs = try receipts.map { ($0, try $0.bytes()) }
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for round in 0..<64 {
+                let (receipt, bytes) = inputs[round % inputs.count]
+                group.addTask {
+                    let verified = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
+                    let expiredNow = (try? backend.verifySignedData(bytes, trustStore: store, at: Date())) == nil
+                    return TestSHA256.hex(verified.content) == receipt.expected.payloadSha256 && expiredNow ? 0 : 1
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
+    // MARK: Backends agree
+
+    @Test(.enabled(if: CryptoBackends.all.count > 1, "needs two compiled-in backends"))
+    func everyBackendReturnsTheSameBytes() throws {
+        for receipt in BackendFixtures.realReceipts {
+            let bytes = try receipt.bytes()
+            var results: [(String, VerifiedSignedData)] = []
+            for backend in CryptoBackends.all {
+                let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
+                results.append((backend.name, try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)))
+            }
+            for (name, result) in results.dropFirst() {
+                #expect(result == results[0].1, "\(receipt.name): \(name) differs from \(results[0].0)")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func offset(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var index = 0
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
+
+/// A trust store no backend made.
+private final class ForeignTrustStore: TrustStore {
+    let anchors: [Certificate] = []
+}
