@@ -1,0 +1,252 @@
+/// One decoded BER/DER TLV with absolute byte offsets into the buffer it was read from.
+///
+/// A small, bounded reader used where offsets matter (error reporting) or where swift-asn1's strict
+/// DER parser cannot go (BER indefinite lengths, constructed OCTET STRINGs in Xcode receipts).
+/// Primitive values are never copied: a node only records where its content lies.
+struct BERNode: Sendable {
+    /// The tag class: 0 universal, 1 application, 2 context-specific, 3 private.
+    var tagClass: UInt8
+    /// Whether the constructed bit is set.
+    var isConstructed: Bool
+    /// The tag number (bounded to 28 bits).
+    var tagNumber: UInt32
+    /// Offset of the first identifier octet.
+    var offset: Int
+    /// Offset of the first content octet.
+    var contentStart: Int
+    /// Offset one past the last content octet (the end-of-contents octets excluded).
+    var contentEnd: Int
+    /// Offset one past the whole element (end-of-contents octets included).
+    var end: Int
+    /// Whether the length was encoded in the indefinite form.
+    var isIndefiniteLength: Bool
+    /// Children, for constructed nodes.
+    var children: [BERNode]
+
+    /// Universal, primitive or constructed, with the given tag number.
+    func isUniversal(_ number: UInt32) -> Bool {
+        tagClass == 0 && tagNumber == number
+    }
+
+    /// Context-specific `[number]`.
+    func isContext(_ number: UInt32) -> Bool {
+        tagClass == 2 && tagNumber == number
+    }
+
+    /// The number of content octets.
+    var contentLength: Int { contentEnd - contentStart }
+}
+
+/// A structural problem found while reading BER, with the byte offset where it was found.
+struct BERError: Error, Sendable {
+    /// The absolute byte offset.
+    var offset: Int
+    /// What was wrong.
+    var reason: String
+}
+
+/// Bounded BER reader. Every length is checked against the enclosing element before use, nesting is
+/// limited, and the total number of nodes per parse is limited, so hostile input can neither crash
+/// nor make it allocate more than a bounded multiple of its own size.
+struct BERReader {
+    /// The bytes being read.
+    let bytes: [UInt8]
+    /// Maximum nesting depth of constructed elements.
+    let maximumDepth: Int
+    /// Maximum number of nodes one `parse` call may create.
+    let maximumNodes: Int
+    /// Nodes created so far.
+    private(set) var nodeCount = 0
+    /// Whether anything outside DER was seen (indefinite or non-minimal lengths, constructed strings).
+    private(set) var sawNonDER = false
+
+    init(_ bytes: [UInt8], maximumDepth: Int = 32, maximumNodes: Int = 500_000) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+    }
+
+    /// Reads exactly one element spanning `range` (no trailing bytes).
+    mutating func parseSingle(in range: Range<Int>) throws(BERError) -> BERNode {
+        let node = try parseNode(at: range.lowerBound, limit: range.upperBound, depth: 0)
+        if node.end != range.upperBound {
+            throw BERError(offset: node.end, reason: "\(range.upperBound - node.end) trailing byte(s) after the element")
+        }
+        return node
+    }
+
+    /// Reads one element starting at `offset`, not extending past `limit` (trailing bytes allowed).
+    mutating func parsePrefix(at offset: Int, limit: Int) throws(BERError) -> BERNode {
+        try parseNode(at: offset, limit: limit, depth: 0)
+    }
+
+    /// Reads one element header and, for constructed elements, its children.
+    private mutating func parseNode(at start: Int, limit: Int, depth: Int) throws(BERError) -> BERNode {
+        guard depth <= maximumDepth else {
+            throw BERError(offset: start, reason: "nesting deeper than \(maximumDepth) levels")
+        }
+        nodeCount += 1
+        guard nodeCount <= maximumNodes else {
+            throw BERError(offset: start, reason: "more than \(maximumNodes) ASN.1 elements")
+        }
+        guard start >= 0, limit <= bytes.count, start < limit else {
+            throw BERError(offset: start, reason: "unexpected end of data: an element header was expected")
+        }
+        var position = start
+        let first = bytes[position]
+        position += 1
+        let tagClass = first >> 6
+        let isConstructed = first & 0x20 != 0
+        var tagNumber = UInt32(first & 0x1F)
+        if tagNumber == 0x1F {
+            tagNumber = 0
+            var octets = 0
+            while true {
+                guard position < limit else {
+                    throw BERError(offset: position, reason: "unexpected end of data inside a multi-octet tag")
+                }
+                let octet = bytes[position]
+                position += 1
+                octets += 1
+                guard octets <= 4 else { throw BERError(offset: start, reason: "tag number too large") }
+                tagNumber = (tagNumber << 7) | UInt32(octet & 0x7F)
+                if octet & 0x80 == 0 { break }
+            }
+        }
+        guard position < limit else {
+            throw BERError(offset: position, reason: "unexpected end of data: a length was expected")
+        }
+        let lengthOctet = bytes[position]
+        let lengthOffset = position
+        position += 1
+        var definiteLength: Int?
+        if lengthOctet < 0x80 {
+            definiteLength = Int(lengthOctet)
+        } else if lengthOctet == 0x80 {
+            guard isConstructed else {
+                throw BERError(offset: lengthOffset, reason: "indefinite length on a primitive element")
+            }
+            sawNonDER = true
+        } else if lengthOctet == 0xFF {
+            throw BERError(offset: lengthOffset, reason: "reserved length octet 0xFF")
+        } else {
+            let count = Int(lengthOctet & 0x7F)
+            guard count <= 4 else {
+                throw BERError(offset: lengthOffset, reason: "length of \(count) octets is too large")
+            }
+            guard limit - position >= count else {
+                throw BERError(offset: lengthOffset, reason: "unexpected end of data inside a length")
+            }
+            var value = 0
+            for index in 0..<count {
+                value = (value << 8) | Int(bytes[position + index])
+            }
+            position += count
+            if value < 0x80 || bytes[lengthOffset + 1] == 0 { sawNonDER = true }
+            definiteLength = value
+        }
+
+        if let length = definiteLength {
+            guard length <= limit - position else {
+                throw BERError(
+                    offset: lengthOffset,
+                    reason: "length \(length) exceeds the \(limit - position) byte(s) available"
+                )
+            }
+            let contentEnd = position + length
+            var children: [BERNode] = []
+            if isConstructed {
+                var childStart = position
+                while childStart < contentEnd {
+                    let child = try parseNode(at: childStart, limit: contentEnd, depth: depth + 1)
+                    children.append(child)
+                    childStart = child.end
+                }
+            }
+            if isConstructed, tagClass == 0, Self.isStringTag(tagNumber) { sawNonDER = true }
+            return BERNode(
+                tagClass: tagClass, isConstructed: isConstructed, tagNumber: tagNumber, offset: start,
+                contentStart: position, contentEnd: contentEnd, end: contentEnd,
+                isIndefiniteLength: false, children: children
+            )
+        }
+
+        // Indefinite length: children until the end-of-contents octets 00 00.
+        var children: [BERNode] = []
+        var childStart = position
+        while true {
+            guard limit - childStart >= 2 else {
+                throw BERError(offset: childStart, reason: "unexpected end of data: end-of-contents octets missing")
+            }
+            if bytes[childStart] == 0, bytes[childStart + 1] == 0 { break }
+            let child = try parseNode(at: childStart, limit: limit, depth: depth + 1)
+            children.append(child)
+            childStart = child.end
+        }
+        if tagClass == 0, Self.isStringTag(tagNumber) { sawNonDER = true }
+        return BERNode(
+            tagClass: tagClass, isConstructed: true, tagNumber: tagNumber, offset: start,
+            contentStart: position, contentEnd: childStart, end: childStart + 2,
+            isIndefiniteLength: true, children: children
+        )
+    }
+
+    /// Universal string-like tags that BER allows in constructed form.
+    private static func isStringTag(_ number: UInt32) -> Bool {
+        switch number {
+        case 3, 4, 12, 19, 20, 22, 26, 28, 30: true
+        default: false
+        }
+    }
+
+    /// The content octets of a (possibly constructed) OCTET STRING or other string, concatenated.
+    /// Each segment of a constructed string must carry the same universal tag.
+    func stringContent(of node: BERNode, depth: Int = 0) throws(BERError) -> [UInt8] {
+        if !node.isConstructed {
+            return Array(bytes[node.contentStart..<node.contentEnd])
+        }
+        guard depth < maximumDepth else {
+            throw BERError(offset: node.offset, reason: "constructed string nested too deeply")
+        }
+        var result: [UInt8] = []
+        for child in node.children {
+            guard child.tagClass == 0, child.tagNumber == node.tagNumber else {
+                throw BERError(offset: child.offset, reason: "segment of a constructed string has a different tag")
+            }
+            result += try stringContent(of: child, depth: depth + 1)
+        }
+        return result
+    }
+
+    /// The content octets of a primitive node.
+    func content(of node: BERNode) -> ArraySlice<UInt8> {
+        bytes[node.contentStart..<node.contentEnd]
+    }
+
+    /// The whole encoding of a node (identifier, length, content, end-of-contents).
+    func encoding(of node: BERNode) -> [UInt8] {
+        Array(bytes[node.offset..<node.end])
+    }
+}
+
+/// Decodes the content octets of an OBJECT IDENTIFIER into dotted form, or nil when malformed.
+func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
+    guard !content.isEmpty, content.count <= 128 else { return nil }
+    var components: [UInt64] = []
+    var value: UInt64 = 0
+    var octets = 0
+    for byte in content {
+        if octets == 0, byte == 0x80 { return nil }
+        octets += 1
+        guard octets <= 9 else { return nil }
+        value = (value << 7) | UInt64(byte & 0x7F)
+        if byte & 0x80 == 0 {
+            components.append(value)
+            value = 0
+            octets = 0
+        }
+    }
+    guard octets == 0, let first = components.first else { return nil }
+    let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
+    return (head + components.dropFirst()).map(String.init).joined(separator: ".")
+}

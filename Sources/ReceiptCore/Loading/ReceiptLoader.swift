@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds and loads a receipt: from a file, from bytes, or from base64 text.
+///
+/// The first byte tells the encoding: `0x30` (an ASN.1 SEQUENCE) means DER/BER, returned as is;
+/// anything else is decoded as base64 (standard or URL-safe alphabet, whitespace and newlines
+/// tolerated). The loader does not check that the result is PKCS #7; that is the next stage.
+///
+/// ```swift
+/// let der = try ReceiptLoader.load(contentsOf: URL(filePath: "receipt"))
+/// let der = try ReceiptLoader.load(base64: requestBody.receiptData)
+/// ```
+public enum ReceiptLoader {
+    /// The default size limit: 16 MiB of DER (real receipts are a few KB, 80 KB with 187 purchases).
+    public static let maximumReceiptSize = 16 * 1024 * 1024
+
+    /// Loads a receipt given as DER/BER bytes or as base64 text bytes.
+    /// - Parameters:
+    ///   - data: The receipt bytes, or base64 text as UTF-8 bytes.
+    ///   - maximumSize: The largest DER size accepted (base64 text may be 4/3 of that plus whitespace).
+    /// - Returns: The DER/BER bytes.
+    /// - Throws: ``ReceiptValidationError/Code/emptyReceipt``, ``ReceiptValidationError/Code/receiptTooLarge``,
+    ///   ``ReceiptValidationError/Code/invalidEncoding``.
+    public static func load(_ data: [UInt8], maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        guard !data.isEmpty else {
+            throw ReceiptValidationError(.emptyReceipt, "The receipt is empty.")
+        }
+        if data[0] == 0x30 {
+            guard data.count <= maximumSize else { throw tooLarge(data.count, maximumSize) }
+            return data
+        }
+        guard data.count <= maximumTextSize(for: maximumSize) else { throw tooLarge(data.count, maximumSize) }
+        guard let decoded = Base64.decode(data) else {
+            throw ReceiptValidationError(
+                .invalidEncoding, "The receipt is neither DER (it does not start with 0x30) nor base64 text."
+            )
+        }
+        guard !decoded.isEmpty else {
+            throw ReceiptValidationError(.emptyReceipt, "The receipt text holds no base64 data.")
+        }
+        guard decoded.count <= maximumSize else { throw tooLarge(decoded.count, maximumSize) }
+        return decoded
+    }
+
+    /// Loads a receipt given as base64 text (whitespace and newlines tolerated) or, rarely, as
+    /// DER bytes in a string's UTF-8.
+    /// - Throws: as ``load(_:maximumSize:)``.
+    public static func load(base64 text: String, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        try load(Array(text.utf8), maximumSize: maximumSize)
+    }
+
+    /// Loads the receipt file at `url` (a file URL), DER or base64 text.
+    /// - Throws: ``ReceiptValidationError/Code/receiptNotFound`` when the file does not exist or cannot
+    ///   be read, ``ReceiptValidationError/Code/receiptTooLarge`` before reading more than the limit,
+    ///   and the errors of ``load(_:maximumSize:)``.
+    public static func load(contentsOf url: URL, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        guard url.isFileURL else {
+            throw ReceiptValidationError(.receiptNotFound, "\(url) is not a file URL.")
+        }
+        return try load(path: url.path(percentEncoded: false), maximumSize: maximumSize)
+    }
+
+    /// Loads the receipt file at `path`, DER or base64 text.
+    /// - Throws: as ``load(contentsOf:maximumSize:)``.
+    public static func load(path: String, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        let textLimit = maximumTextSize(for: maximumSize)
+        let bytes = try readFile(path, limit: textLimit)
+        guard !bytes.isEmpty else {
+            throw ReceiptValidationError(.emptyReceipt, "The receipt file \(path) is empty.")
+        }
+        if bytes[0] == 0x30, bytes.count > maximumSize { throw tooLarge(bytes.count, maximumSize) }
+        return try load(bytes, maximumSize: maximumSize)
+    }
+
+    #if canImport(Darwin)
+    /// Loads the running app's own App Store receipt (`Bundle.main.appStoreReceiptURL`).
+    /// - Throws: ``ReceiptValidationError/Code/receiptNotFound`` when the app has no receipt (for
+    ///   example a development build before StoreKit fetched one), and the errors of ``load(contentsOf:maximumSize:)``.
+    public static func loadAppStoreReceipt(maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        guard let url = Bundle.main.appStoreReceiptURL else {
+            throw ReceiptValidationError(.receiptNotFound, "The main bundle has no App Store receipt URL.")
+        }
+        return try load(contentsOf: url, maximumSize: maximumSize)
+    }
+    #endif
+
+    /// The largest base64 text accepted for a DER limit: 4/3 of it plus room for line breaks.
+    static func maximumTextSize(for maximumSize: Int) -> Int {
+        let (base, overflow) = maximumSize.multipliedReportingOverflow(by: 2)
+        return overflow ? Int.max : base
+    }
+
+    private static func tooLarge(_ size: Int, _ limit: Int) -> ReceiptValidationError {
+        ReceiptValidationError(.receiptTooLarge, "The receipt is larger than the \(limit)-byte limit (\(size) bytes or more).")
+    }
+
+    /// Reads at most `limit` bytes; throws `receiptTooLarge` as soon as the file holds more.
+    private static func readFile(_ path: String, limit: Int) throws(ReceiptValidationError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ReceiptValidationError(.receiptNotFound, "No readable receipt at \(path): \(reason).")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ReceiptValidationError(.receiptNotFound, "\(path) is not a regular file.")
+        }
+        if Int64(status.st_size) > Int64(limit) {
+            throw tooLarge(Int(clamping: Int64(status.st_size)), limit)
+        }
+        var result: [UInt8] = []
+        let chunkSize = 64 * 1024
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress, chunkSize)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw ReceiptValidationError(.receiptNotFound, "Reading \(path) failed: \(reason).")
+            }
+            if count == 0 { break }
+            guard result.count + count <= limit else { throw tooLarge(result.count + count, limit) }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+}

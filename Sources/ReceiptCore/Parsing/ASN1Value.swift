@@ -1,0 +1,98 @@
+/// The decoded content of one receipt attribute value: a single TLV inside the OCTET STRING.
+enum ASN1Value: Hashable, Sendable {
+    /// A UTF8String, IA5String, PrintableString or VisibleString.
+    case string(String)
+    /// An INTEGER that fits in `Int64`.
+    case integer(Int64)
+    /// An INTEGER too large for `Int64` (content octets).
+    case largeInteger([UInt8])
+    /// Any other single TLV (identifier octet).
+    case other(UInt8)
+
+    /// Why a value could not be decoded, with the offset relative to the value's start.
+    struct Failure: Error {
+        var relativeOffset: Int
+        var reason: String
+    }
+
+    /// Decodes exactly one primitive TLV spanning all of `bytes`.
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(Failure) -> ASN1Value {
+        let start = bytes.startIndex
+        guard bytes.count >= 2 else {
+            throw Failure(relativeOffset: 0, reason: "value too short for an ASN.1 element")
+        }
+        let tag = bytes[start]
+        let lengthOctet = bytes[start + 1]
+        var contentStart = start + 2
+        var length: Int
+        if lengthOctet < 0x80 {
+            length = Int(lengthOctet)
+        } else {
+            let count = Int(lengthOctet & 0x7F)
+            guard count >= 1, count <= 4, bytes.count - 2 >= count else {
+                throw Failure(relativeOffset: 1, reason: "unsupported or truncated length in a value")
+            }
+            length = 0
+            for index in 0..<count { length = (length << 8) | Int(bytes[contentStart + index]) }
+            contentStart += count
+        }
+        guard length == bytes.endIndex - contentStart else {
+            throw Failure(relativeOffset: 1, reason: "value length \(length) does not match the \(bytes.endIndex - contentStart) byte(s) present")
+        }
+        let content = bytes[contentStart...]
+        switch tag {
+        case 0x0C:  // UTF8String
+            guard let text = String(validating: content, as: UTF8.self) else {
+                throw Failure(relativeOffset: contentStart - start, reason: "UTF8String is not valid UTF-8")
+            }
+            return .string(text)
+        case 0x16, 0x13, 0x1A:  // IA5String, PrintableString, VisibleString
+            guard content.allSatisfy({ $0 < 0x80 }) else {
+                throw Failure(relativeOffset: contentStart - start, reason: "ASCII string holds a non-ASCII byte")
+            }
+            return .string(String(decoding: content, as: UTF8.self))
+        case 0x02:
+            guard !content.isEmpty else {
+                throw Failure(relativeOffset: contentStart - start, reason: "INTEGER without content octets")
+            }
+            if let number = ASN1Integer.decode(content) { return .integer(number) }
+            return .largeInteger(Array(content))
+        default:
+            return .other(tag)
+        }
+    }
+}
+
+/// Two's-complement INTEGER content octets.
+enum ASN1Integer {
+    /// Decodes content octets to `Int64`, or nil when empty or too large.
+    static func decode(_ content: ArraySlice<UInt8>) -> Int64? {
+        guard let first = content.first else { return nil }
+        var octets = content
+        // Drop redundant sign octets so 9-byte encodings of values that fit are accepted.
+        while octets.count > 1 {
+            let lead = octets[octets.startIndex]
+            let next = octets[octets.startIndex + 1]
+            if (lead == 0x00 && next & 0x80 == 0) || (lead == 0xFF && next & 0x80 != 0) {
+                octets = octets.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard octets.count <= 8 else { return nil }
+        var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
+        for byte in octets { value = (value << 8) | UInt64(byte) }
+        return Int64(bitPattern: value)
+    }
+
+    /// Minimal two's-complement content octets for a value.
+    static func encode(_ value: Int64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var remaining = value
+        repeat {
+            bytes.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
+            remaining >>= 8
+        } while !(remaining == 0 && bytes[0] & 0x80 == 0) && !(remaining == -1 && bytes[0] & 0x80 != 0)
+        return bytes
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Hand-written RFC 3339 date parsing and formatting for receipt dates (no `DateFormatter`, no locale).
+///
+/// Accepted: `2015-08-13T07:50:46Z`, lowercase `z`, offsets `+01:00`, `+0100` (no colon, as in
+/// 2020–2021 Xcode receipts) and `+01`, fractional seconds of any length (`.123`, `.5`), and a
+/// space instead of `T`. Every field is range-checked (month 1–12, day within its month,
+/// hour 0–23, minute 0–59, second 0–60, offset up to ±23:59).
+public enum RFC3339 {
+    /// Parses an RFC 3339 timestamp, or returns nil when it is not one.
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 64 else { return nil }
+        var position = 0
+
+        func digits(_ count: Int) -> Int? {
+            guard bytes.count - position >= count else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                let byte = bytes[position]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+                position += 1
+            }
+            return value
+        }
+        func expect(_ characters: [UInt8]) -> Bool {
+            guard position < bytes.count, characters.contains(bytes[position]) else { return false }
+            position += 1
+            return true
+        }
+
+        guard let year = digits(4), expect([0x2D]), let month = digits(2), expect([0x2D]), let day = digits(2),
+              expect([0x54, 0x74, 0x20]),  // T t space
+              let hour = digits(2), expect([0x3A]), let minute = digits(2), expect([0x3A]), let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var fraction = 0.0
+        if position < bytes.count, bytes[position] == 0x2E {  // .
+            position += 1
+            var scale = 0.1
+            var count = 0
+            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                fraction += Double(bytes[position] - 0x30) * scale
+                scale /= 10
+                position += 1
+                count += 1
+            }
+            guard count > 0 else { return nil }
+        }
+
+        guard position < bytes.count else { return nil }
+        var offsetSeconds = 0
+        let sign = bytes[position]
+        position += 1
+        if sign == 0x5A || sign == 0x7A {  // Z z
+            // UTC
+        } else if sign == 0x2B || sign == 0x2D {  // + -
+            guard let offsetHours = digits(2), offsetHours <= 23 else { return nil }
+            var offsetMinutes = 0
+            if position < bytes.count {
+                if bytes[position] == 0x3A { position += 1 }
+                guard let minutes = digits(2), minutes <= 59 else { return nil }
+                offsetMinutes = minutes
+            }
+            offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (sign == 0x2D ? -1 : 1)
+        } else {
+            return nil
+        }
+        guard position == bytes.count else { return nil }
+
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds (`.SSS`) when it has any.
+    public static func string(from date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        guard interval.isFinite, abs(interval) < 253_402_300_800 else { return "invalid-date" }
+        var milliseconds = Int64((interval * 1000).rounded())
+        var millisecondPart = milliseconds % 1000
+        if millisecondPart < 0 { millisecondPart += 1000 }
+        milliseconds -= millisecondPart
+        let totalSeconds = milliseconds / 1000
+        var days = totalSeconds / 86_400
+        var secondOfDay = totalSeconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(Int(secondOfDay / 3600), 2)):\(pad(Int(secondOfDay % 3600 / 60), 2)):\(pad(Int(secondOfDay % 60), 2))"
+        if millisecondPart != 0 { text += ".\(pad(Int(millisecondPart), 3))" }
+        return text + "Z"
+    }
+
+    private static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    private static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The inverse of ``daysSinceEpoch(year:month:day:)``.
+    private static func civilDate(daysSinceEpoch: Int) -> (Int, Int, Int) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// Seconds since 1970 for calendar fields in UTC (used for certificate times).
+    static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double = 0) -> Date {
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction)
+    }
+}

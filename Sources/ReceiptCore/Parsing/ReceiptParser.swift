@@ -1,0 +1,404 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes the signed content of an App Store receipt into a ``Receipt``.
+///
+/// The payload is `SET OF ReceiptAttribute`, `ReceiptAttribute ::= SEQUENCE { type INTEGER,
+/// version INTEGER, value OCTET STRING }`; type 17's value is itself a SET of in-app attributes
+/// (types 1701…). String values are UTF8String/IA5String TLVs inside the OCTET STRING, integer
+/// values INTEGER TLVs, dates RFC 3339 strings.
+///
+/// Rules:
+/// - Structural problems throw ``ReceiptValidationError/Code/malformedReceipt`` (or
+///   ``ReceiptValidationError/Code/malformedInAppPurchase`` inside a type 17 value) with the byte
+///   offset in the payload.
+/// - A documented attribute with the wrong kind of value, an unparseable date or a second copy of
+///   a documented single-valued attribute is an error. An undocumented attribute whose value is not
+///   what was observed is kept raw instead.
+/// - Integers beyond `Int64` are kept raw in `otherAttributes`; nothing traps.
+/// - Empty date strings mean absent.
+/// - Reading is bounded by ``maximumAttributeCount``, ``maximumInAppPurchaseCount``,
+///   ``maximumInAppAttributeCount`` and ``maximumNestingDepth``.
+///
+/// Parse only bytes a ``CryptoBackend`` verified (``VerifiedSignedData/content``).
+public enum ReceiptParser {
+    /// Maximum number of top-level attributes (in-app purchases included).
+    public static let maximumAttributeCount = 100_000
+    /// Maximum number of in-app purchases (type 17 attributes).
+    public static let maximumInAppPurchaseCount = 50_000
+    /// Maximum number of attributes inside one in-app purchase.
+    public static let maximumInAppAttributeCount = 1_000
+    /// Maximum ASN.1 nesting depth read in the payload and in each in-app purchase.
+    public static let maximumNestingDepth = 8
+
+    /// Decodes a receipt payload.
+    /// - Parameter payload: The signed content (the DER attribute SET).
+    /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` or
+    ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` with the byte offset of the problem.
+    public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
+        let (reader, attributes) = try topLevelAttributes(payload)
+        var receipt = Receipt()
+        var seen = Set<Int>()
+        let singleValued: Set<Int> = [0, 1, 2, 3, 4, 5, 8, 10, 12, 15, 16, 18, 19, 21]
+
+        for attribute in attributes {
+            let field = try Field(attribute, reader: reader, code: .malformedReceipt)
+            guard let type = field.type else {
+                receipt.otherAttributes.append(field.raw(reader))
+                continue
+            }
+            if type == 17 {
+                guard receipt.inAppPurchases.count < maximumInAppPurchaseCount else {
+                    throw ReceiptValidationError(
+                        .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
+                        offset: attribute.offset
+                    )
+                }
+                receipt.inAppPurchases.append(try parseInAppPurchase(field, reader: reader))
+                continue
+            }
+            if singleValued.contains(type) {
+                if seen.contains(type) {
+                    if isDocumented(type) {
+                        throw ReceiptValidationError(
+                            .malformedReceipt, "Attribute type \(type) appears more than once.", offset: attribute.offset
+                        )
+                    }
+                    receipt.otherAttributes.append(field.raw(reader))
+                    continue
+                }
+                seen.insert(type)
+            }
+            switch type {
+            case 0:
+                if let text = field.undocumentedString() {
+                    receipt.environment = ReceiptEnvironment(rawValue: text)
+                } else {
+                    receipt.otherAttributes.append(field.raw(reader))
+                }
+            case 1:
+                if let number = field.undocumentedInteger() { receipt.appItemID = number } else { receipt.otherAttributes.append(field.raw(reader)) }
+            case 2:
+                receipt.bundleID = try field.string()
+                receipt.bundleIDAttributeBytes = field.valueBytes(reader)
+            case 3:
+                receipt.applicationVersion = try field.string()
+            case 4:
+                receipt.opaqueValue = field.valueBytes(reader)
+            case 5:
+                receipt.sha1Hash = field.valueBytes(reader)
+            case 8:
+                if let date = field.undocumentedDate() { receipt.requestDate = date } else { receipt.otherAttributes.append(field.raw(reader)) }
+            case 10:
+                if let text = field.undocumentedString() { receipt.ageRating = text } else { receipt.otherAttributes.append(field.raw(reader)) }
+            case 12:
+                receipt.creationDate = try field.date()
+            case 15:
+                if let number = field.undocumentedInteger() { receipt.downloadID = number } else { receipt.otherAttributes.append(field.raw(reader)) }
+            case 16:
+                if let number = field.undocumentedInteger() {
+                    receipt.versionExternalIdentifier = number
+                } else {
+                    receipt.otherAttributes.append(field.raw(reader))
+                }
+            case 18:
+                if let date = field.undocumentedDate() {
+                    receipt.originalPurchaseDate = date
+                } else {
+                    receipt.otherAttributes.append(field.raw(reader))
+                }
+            case 19:
+                receipt.originalApplicationVersion = try field.string()
+            case 21:
+                receipt.expirationDate = try field.date()
+            default:
+                receipt.otherAttributes.append(field.raw(reader))
+            }
+        }
+        return receipt
+    }
+
+    /// Reads only the creation date (attribute 12), to choose the verification time before a full parse.
+    /// - Returns: nil when the payload has no attribute 12 or it holds an empty string.
+    /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
+    public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
+        let (reader, attributes) = try topLevelAttributes(payload)
+        var found: Date?
+        var seen = false
+        for attribute in attributes {
+            let field = try Field(attribute, reader: reader, code: .malformedReceipt)
+            guard field.type == 12 else { continue }
+            guard !seen else {
+                throw ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: attribute.offset)
+            }
+            seen = true
+            found = try field.date()
+        }
+        return found
+    }
+
+    /// Whether Apple documents the attribute type (then a malformed value is an error, not raw data).
+    static func isDocumented(_ type: Int) -> Bool {
+        [2, 3, 4, 5, 12, 17, 19, 21, 1701, 1702, 1703, 1704, 1705, 1706, 1708, 1711, 1712, 1719].contains(type)
+    }
+
+    /// Reads the top-level SET and returns its SEQUENCE children.
+    private static func topLevelAttributes(_ payload: [UInt8]) throws(ReceiptValidationError) -> (BERReader, [BERNode]) {
+        guard !payload.isEmpty else {
+            throw ReceiptValidationError(.malformedReceipt, "The receipt payload is empty.", offset: 0)
+        }
+        var reader = BERReader(
+            payload, maximumDepth: maximumNestingDepth, maximumNodes: (maximumAttributeCount + 1) * 8
+        )
+        let root: BERNode
+        do {
+            root = try reader.parseSingle(in: 0..<payload.count)
+        } catch {
+            throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed: \(error.reason).", offset: error.offset)
+        }
+        guard root.isUniversal(17), root.isConstructed else {
+            throw ReceiptValidationError(.malformedReceipt, "The receipt payload is not an ASN.1 SET.", offset: root.offset)
+        }
+        guard root.children.count <= maximumAttributeCount else {
+            throw ReceiptValidationError(
+                .malformedReceipt, "The receipt holds more than \(maximumAttributeCount) attributes.", offset: root.offset
+            )
+        }
+        return (reader, root.children)
+    }
+
+    /// Decodes one in-app purchase from a type 17 attribute.
+    private static func parseInAppPurchase(_ outer: Field, reader outerReader: BERReader) throws(ReceiptValidationError) -> InAppPurchase {
+        // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
+        // offsets stay absolute; a constructed (BER) OCTET STRING is concatenated first.
+        let reader: BERReader
+        let range: Range<Int>
+        let base: Int
+        if outer.valueNode.isConstructed {
+            let bytes = outer.valueBytes(outerReader)
+            reader = BERReader(bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8)
+            range = 0..<bytes.count
+            base = outer.valueNode.contentStart
+        } else {
+            reader = BERReader(
+                outerReader.bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8
+            )
+            range = outer.valueNode.contentStart..<outer.valueNode.contentEnd
+            base = 0
+        }
+        guard !range.isEmpty else {
+            throw ReceiptValidationError(.malformedInAppPurchase, "An in-app purchase attribute is empty.", offset: base + range.lowerBound)
+        }
+        var mutableReader = reader
+        let root: BERNode
+        do {
+            root = try mutableReader.parseSingle(in: range)
+        } catch {
+            throw ReceiptValidationError(
+                .malformedInAppPurchase, "An in-app purchase is malformed: \(error.reason).", offset: base + error.offset
+            )
+        }
+        guard root.isUniversal(17), root.isConstructed else {
+            throw ReceiptValidationError(.malformedInAppPurchase, "An in-app purchase is not an ASN.1 SET.", offset: base + root.offset)
+        }
+        guard root.children.count <= maximumInAppAttributeCount else {
+            throw ReceiptValidationError(
+                .malformedInAppPurchase, "An in-app purchase holds more than \(maximumInAppAttributeCount) attributes.",
+                offset: base + root.offset
+            )
+        }
+
+        var purchase = InAppPurchase()
+        var seen = Set<Int>()
+        let singleValued: Set<Int> = [1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719, 1720, 1721]
+        for attribute in root.children {
+            let field = try Field(attribute, reader: mutableReader, code: .malformedInAppPurchase, base: base)
+            guard let type = field.type else {
+                purchase.otherAttributes.append(field.raw(mutableReader))
+                continue
+            }
+            if singleValued.contains(type) {
+                if seen.contains(type) {
+                    if isDocumented(type) {
+                        throw ReceiptValidationError(
+                            .malformedInAppPurchase, "In-app attribute type \(type) appears more than once.",
+                            offset: base + attribute.offset
+                        )
+                    }
+                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    continue
+                }
+                seen.insert(type)
+            }
+            switch type {
+            case 1701:
+                if let number = try field.integer() { purchase.quantity = number } else { purchase.otherAttributes.append(field.raw(mutableReader)) }
+            case 1702: purchase.productID = try field.string()
+            case 1703: purchase.transactionID = try field.string()
+            case 1704: purchase.purchaseDate = try field.date()
+            case 1705: purchase.originalTransactionID = try field.string()
+            case 1706: purchase.originalPurchaseDate = try field.date()
+            case 1707:
+                if let number = field.undocumentedInteger() {
+                    purchase.productType = ProductType(rawValue: number)
+                } else {
+                    purchase.otherAttributes.append(field.raw(mutableReader))
+                }
+            case 1708: purchase.expiresDate = try field.date()
+            case 1711:
+                if let number = try field.integer() {
+                    purchase.webOrderLineItemID = number
+                } else {
+                    purchase.otherAttributes.append(field.raw(mutableReader))
+                }
+            case 1712: purchase.cancellationDate = try field.date()
+            case 1713:
+                if let number = field.undocumentedInteger() {
+                    purchase.isTrialPeriod = number != 0
+                } else {
+                    purchase.otherAttributes.append(field.raw(mutableReader))
+                }
+            case 1719:
+                guard let number = try field.integer() else {
+                    throw field.failure("in-app attribute 1719 holds an INTEGER too large for a flag")
+                }
+                purchase.isInIntroOfferPeriod = number != 0
+            case 1720:
+                purchase.attribute1720 = field.raw(mutableReader)
+            case 1721:
+                if let text = field.undocumentedString() {
+                    purchase.promotionalOfferID = text
+                } else {
+                    purchase.otherAttributes.append(field.raw(mutableReader))
+                }
+            default:
+                purchase.otherAttributes.append(field.raw(mutableReader))
+            }
+        }
+        return purchase
+    }
+}
+
+/// One `ReceiptAttribute` SEQUENCE, checked for shape, with typed accessors for its value.
+private struct Field {
+    let node: BERNode
+    let typeBytes: [UInt8]
+    let versionBytes: [UInt8]
+    let type: Int?
+    let valueNode: BERNode
+    /// The concatenated value octets (one slice of the buffer for primitive OCTET STRINGs).
+    let value: ArraySlice<UInt8>
+    let code: ReceiptValidationError.Code
+    /// Added to every offset (nonzero only for a constructed type 17 value, which is copied).
+    let base: Int
+
+    init(_ node: BERNode, reader: BERReader, code: ReceiptValidationError.Code, base: Int = 0) throws(ReceiptValidationError) {
+        self.code = code
+        self.base = base
+        self.node = node
+        guard node.isUniversal(16), node.isConstructed else {
+            throw ReceiptValidationError(code, "An attribute is not a SEQUENCE.", offset: base + node.offset)
+        }
+        guard node.children.count == 3 else {
+            throw ReceiptValidationError(
+                code, "An attribute SEQUENCE has \(node.children.count) elements instead of 3 (type, version, value).",
+                offset: base + node.offset
+            )
+        }
+        let typeNode = node.children[0]
+        let versionNode = node.children[1]
+        let valueNode = node.children[2]
+        for integer in [typeNode, versionNode] {
+            guard integer.isUniversal(2), !integer.isConstructed, integer.contentLength > 0 else {
+                throw ReceiptValidationError(code, "An attribute's type or version is not an INTEGER.", offset: base + integer.offset)
+            }
+        }
+        guard valueNode.isUniversal(4) else {
+            throw ReceiptValidationError(code, "An attribute's value is not an OCTET STRING.", offset: base + valueNode.offset)
+        }
+        self.typeBytes = Array(reader.content(of: typeNode))
+        self.versionBytes = Array(reader.content(of: versionNode))
+        self.type = ASN1Integer.decode(typeBytes[...]).map(Int.init)
+        self.valueNode = valueNode
+        if valueNode.isConstructed {
+            do {
+                self.value = try reader.stringContent(of: valueNode)[...]
+            } catch {
+                throw ReceiptValidationError(code, "An attribute's value is malformed: \(error.reason).", offset: base + error.offset)
+            }
+        } else {
+            self.value = reader.content(of: valueNode)
+        }
+    }
+
+    /// The value octets as an array.
+    func valueBytes(_ reader: BERReader) -> [UInt8] { Array(value) }
+
+    /// The attribute kept raw.
+    func raw(_ reader: BERReader) -> ReceiptAttribute {
+        ReceiptAttribute(typeBytes: typeBytes, versionBytes: versionBytes, value: Array(value))
+    }
+
+    /// An error at this attribute.
+    func failure(_ reason: String, at offset: Int? = nil) -> ReceiptValidationError {
+        let typeText = type.map(String.init) ?? "?"
+        return ReceiptValidationError(code, "Attribute \(typeText): \(reason).", offset: base + (offset ?? node.offset))
+    }
+
+    private func decoded() throws(ReceiptValidationError) -> ASN1Value {
+        do {
+            return try ASN1Value.decode(value)
+        } catch {
+            throw failure(error.reason, at: valueNode.isConstructed ? valueNode.offset : value.startIndex + error.relativeOffset)
+        }
+    }
+
+    /// A required string value.
+    func string() throws(ReceiptValidationError) -> String {
+        guard case .string(let text) = try decoded() else {
+            throw failure("the value is not a UTF8String or IA5String")
+        }
+        return text
+    }
+
+    /// A required INTEGER value: nil when it does not fit in `Int64` (then it is kept raw).
+    func integer() throws(ReceiptValidationError) -> Int64? {
+        switch try decoded() {
+        case .integer(let number): return number
+        case .largeInteger: return nil
+        default: throw failure("the value is not an INTEGER")
+        }
+    }
+
+    /// A required date string: nil for an empty string.
+    func date() throws(ReceiptValidationError) -> Date? {
+        let text = try string()
+        if text.isEmpty { return nil }
+        guard let date = RFC3339.parse(text) else {
+            throw failure("\"\(text.prefix(64))\" is not an RFC 3339 date")
+        }
+        return date
+    }
+
+    /// An undocumented string value, or nil when the value is something else (kept raw).
+    func undocumentedString() -> String? {
+        guard case .string(let text)? = try? ASN1Value.decode(value) else { return nil }
+        return text
+    }
+
+    /// An undocumented INTEGER value that fits in `Int64`, or nil (kept raw).
+    func undocumentedInteger() -> Int64? {
+        guard case .integer(let number)? = try? ASN1Value.decode(value) else { return nil }
+        return number
+    }
+
+    /// An undocumented date: nil when not a parseable date string (kept raw). An empty string
+    /// is also returned as nil, and so kept raw, which loses nothing.
+    func undocumentedDate() -> Date? {
+        guard let text = undocumentedString(), let date = RFC3339.parse(text) else { return nil }
+        return date
+    }
+}
