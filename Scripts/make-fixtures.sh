@@ -230,6 +230,13 @@ $EDIT replace-signature "$BASE" "$HOSTILE/bad-signature-wrong-key.receipt" "$WOR
 made "$HOSTILE/bad-signature-wrong-key.receipt"
 $EDIT flip-message-digest "$RECEIPTS/valid-sha256-attrs.receipt" "$HOSTILE/bad-signature-signed-attributes-modified.receipt"
 made "$HOSTILE/bad-signature-signed-attributes-modified.receipt"
+# messageDigest changed and the signed attributes re-signed with the leaf's own key: the signature
+# is valid, but the messageDigest no longer equals the content's digest.
+$EDIT flip-message-digest "$RECEIPTS/valid-sha256-attrs.receipt" "$WORK/md.receipt"
+$EDIT signed-attributes "$WORK/md.receipt" "$WORK/md-attrs.der"
+openssl dgst -sha256 -sign "$KEYS/leaf.key" -out "$WORK/md.sig" "$WORK/md-attrs.der"
+$EDIT replace-signature "$WORK/md.receipt" "$HOSTILE/bad-signature-message-digest-mismatch.receipt" "$WORK/md.sig"
+made "$HOSTILE/bad-signature-message-digest-mismatch.receipt"
 
 say "Hostile: missing Apple marker OIDs (chains are otherwise valid):"
 sign "$HOSTILE/missing-marker-intermediate.receipt" valid leaf-of-intermediate-nomarker "intermediate-nomarker root" sha256 noattr der
@@ -290,6 +297,19 @@ done
 check fail "$HOSTILE/untrusted-other-root.receipt" $C "$PKI/root.pem"
 check ok "$HOSTILE/untrusted-other-root.receipt" $C "$PKI/other-root.pem"
 check ok "$HOSTILE/untrusted-same-name-root-other-key.receipt" $C "$PKI/samename-root.pem"
+# These two carry a signature that is valid over their signed attributes: only the messageDigest
+# attribute disagrees with the content, so a backend that skips that comparison would accept them.
+for f in "$HOSTILE/tampered-content-attrs.receipt" "$HOSTILE/bad-signature-message-digest-mismatch.receipt"; do
+    $EDIT signed-attributes "$f" "$WORK/attrs.der"
+    $EDIT signature "$f" "$WORK/attrs.sig"
+    openssl x509 -in "$PKI/leaf.pem" -pubkey -noout >"$WORK/leaf.pub"
+    if openssl dgst -sha256 -verify "$WORK/leaf.pub" -signature "$WORK/attrs.sig" "$WORK/attrs.der" >/dev/null; then
+        say "  check ok: $(realpath --relative-to="$FIXTURES" "$f"): signature over the signed attributes is valid (messageDigest mismatch only)"
+    else
+        say "  CHECK FAILED: $(realpath --relative-to="$FIXTURES" "$f"): signature over the signed attributes does not verify"
+        CHECK_FAILURES=$((CHECK_FAILURES + 1))
+    fi
+done
 # Marker OIDs are policy, not PKCS #7: openssl accepts these chains.
 for f in "$HOSTILE"/missing-marker-*; do check ok "$f" $C "" "$PAYLOADS/valid.der"; done
 check fail "$HOSTILE/certificate-not-yet-valid.receipt" $C
