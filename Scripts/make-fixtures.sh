@@ -179,9 +179,14 @@ EDIT="python3 $HELPERS/cmsedit.py"
 BASE="$RECEIPTS/valid-sha256-noattr.receipt"
 
 say "Hostile: not PKCS #7:"
-python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(20240601).randbytes(256))' \
+# Starts with 0x30 (so a loader takes it for DER) followed by 255 random bytes: not PKCS #7.
+python3 -c 'import random, sys; sys.stdout.buffer.write(b"\x30" + random.Random(20240601).randbytes(255))' \
     >"$HOSTILE/not-pkcs7-random-256.bin"
 made "$HOSTILE/not-pkcs7-random-256.bin"
+# 256 random bytes starting 0x9e: neither DER (no 0x30) nor base64 text.
+python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(20240601).randbytes(256))' \
+    >"$HOSTILE/not-der-random-256.bin"
+made "$HOSTILE/not-der-random-256.bin"
 : >"$HOSTILE/empty.receipt"
 made "$HOSTILE/empty.receipt"
 $EDIT truncations "$BASE" "$HOSTILE/truncated" >/dev/null
@@ -288,7 +293,7 @@ for f in "$RECEIPTS"/valid-sha*.receipt; do
 done
 check ok "$RECEIPTS/valid-2018-expired-chain.receipt" 2018-06-01T12:01:00Z "" "$PAYLOADS/valid-2018.der"
 check fail "$RECEIPTS/valid-2018-expired-chain.receipt"
-for f in "$HOSTILE"/not-pkcs7-* "$HOSTILE"/empty.receipt "$HOSTILE"/truncated-* "$HOSTILE"/not-signed-*; do
+for f in "$HOSTILE"/not-pkcs7-* "$HOSTILE"/not-der-* "$HOSTILE"/empty.receipt "$HOSTILE"/truncated-* "$HOSTILE"/not-signed-*; do
     check fail "$f" $C
 done
 for f in "$HOSTILE"/untrusted-* "$HOSTILE"/tampered-* "$HOSTILE"/bad-signature-*; do
