@@ -145,6 +145,60 @@ import Testing
         #expect(error.code == .invalidSignature, "\(error)")
     }
 
+    // MARK: Generated fixtures (test PKI, with and without signed attributes)
+
+    @Test(arguments: BackendFixtures.backends, GeneratedReceipt.valid)
+    func generatedReceiptVerifies(_ backendCase: BackendCase, _ receipt: GeneratedReceipt) throws {
+        let backend = backendCase.backend
+        let anchor = try BackendFixtures.certificate(GeneratedReceipt.rootPath, with: backend)
+        let store = try backend.makeTrustStore(anchors: [anchor])
+        let bytes = try BackendFixtures.bytes(receipt.path)
+        for time in [GeneratedReceipt.creationTime, Date(timeIntervalSince1970: 1_893_456_000)] {  // 2024-06-01, 2030-01-01
+            let verified = try backend.verifySignedData(bytes, trustStore: store, at: time)
+            #expect(verified.content == (try BackendFixtures.bytes(receipt.payloadPath)))
+            #expect(verified.signerChain.count == 3)
+            #expect(verified.signerChain.last == anchor)
+            #expect(verified.signerChain.first == (try BackendFixtures.certificate(receipt.leafPath, with: backend)))
+            #expect(verified.digestAlgorithm == receipt.digestAlgorithm)
+            #expect(verified.hasSignedAttributes == receipt.hasSignedAttributes)
+        }
+    }
+
+    /// Every generated case whose outcome the backend alone decides.
+    @Test(arguments: BackendFixtures.backends, GeneratedReceipt.classified)
+    func generatedReceiptIsClassified(_ backendCase: BackendCase, _ receipt: GeneratedReceipt) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
+        let bytes = try BackendFixtures.bytes(receipt.path)
+        guard let expected = receipt.expectedError else {
+            _ = try backend.verifySignedData(bytes, trustStore: store, at: receipt.time)
+            return
+        }
+        let error = try #require(throws: ReceiptValidationError.self) {
+            try backend.verifySignedData(bytes, trustStore: store, at: receipt.time)
+        }
+        #expect(error.code == expected, "\(error)")
+    }
+
+    /// A chain certificate whose signature does not verify is an untrusted chain, even when an
+    /// expired certificate sits above it (OpenSSL, for one, checks each certificate's time before
+    /// the next one's signature, so this needs a trust check without time first).
+    @Test(arguments: BackendFixtures.backends)
+    func brokenCertificateSignatureOutranksExpiry(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(GeneratedReceipt.rootPath, with: backend)
+        var bytes = try BackendFixtures.bytes("generated/receipts/valid-2018-expired-chain.receipt")
+        let leaf = try BackendFixtures.bytes("generated/pki/leaf-expired.cer")
+        let offset = try #require(Self.offset(of: leaf, in: bytes), "the leaf is not embedded")
+        bytes[offset + leaf.count - 1] ^= 0x01  // last byte of the leaf's signatureValue
+        for time in [Date(timeIntervalSince1970: 1_527_854_460), Date()] {  // 2018 (valid dates), now (expired)
+            let error = try #require(throws: ReceiptValidationError.self) {
+                try backend.verifySignedData(bytes, trustStore: store, at: time)
+            }
+            #expect(error.code == .untrustedChain, "at \(time): \(error)")
+        }
+    }
+
     // MARK: Not PKCS #7, not signed
 
     @Test(arguments: BackendFixtures.backends)
@@ -311,6 +365,85 @@ import Testing
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
+}
+
+/// A generated fixture, its anchor, the verification time and the expected backend outcome.
+struct GeneratedReceipt: Sendable, CustomTestStringConvertible {
+    static let rootPath = "generated/pki/root.cer"
+    /// 2024-06-01T12:01:00Z: the generated receipts' creation date + 60 s.
+    static let creationTime = Date(timeIntervalSince1970: 1_717_243_260)
+    static let now = Date()
+
+    let path: String
+    var anchorPath = rootPath
+    var time = creationTime
+    var expectedError: ReceiptValidationError.Code?
+    var label: String?
+
+    var testDescription: String { label ?? String(path.split(separator: "/").last ?? "") }
+    var name: String { String(path.split(separator: "/").last?.split(separator: ".").first ?? "") }
+    var hasSignedAttributes: Bool { name.contains("-attrs") }
+    var digestAlgorithm: DigestAlgorithm { name.contains("sha1") ? .sha1 : .sha256 }
+    var leafPath: String { name.contains("sha1") ? "generated/pki/leaf-sha1.cer" : "generated/pki/leaf.cer" }
+    var payloadPath: String {
+        if let range = name.range(of: "-iap") { return "generated/payloads/valid\(name[range.lowerBound...]).der" }
+        return "generated/payloads/valid.der"
+    }
+
+    static let valid: [GeneratedReceipt] = [
+        "valid-sha1-attrs", "valid-sha1-noattr", "valid-sha1-noattr-ber", "valid-sha256-attrs", "valid-sha256-attrs-ber",
+        "valid-sha256-noattr", "valid-sha256-noattr-ber", "valid-sha256-noattr-iap1", "valid-sha256-noattr-iap50",
+        "valid-sha256-noattr-iap5000",
+    ].map { GeneratedReceipt(path: "generated/receipts/\($0).receipt") }
+
+    static let classified: [GeneratedReceipt] = {
+        func hostile(_ name: String, _ code: ReceiptValidationError.Code?) -> GeneratedReceipt {
+            GeneratedReceipt(path: "generated/hostile/\(name)", expectedError: code)
+        }
+        let expiredChain = "generated/receipts/valid-2018-expired-chain.receipt"
+        return [
+            hostile("empty.receipt", .notPKCS7),
+            hostile("not-pkcs7-random-256.bin", .notPKCS7),
+            hostile("not-pkcs7-certificate.cer", .notPKCS7),
+            hostile("truncated-1-byte.receipt", .notPKCS7),
+            hostile("truncated-in-header.receipt", .notPKCS7),
+            hostile("truncated-before-content.receipt", .notPKCS7),
+            hostile("truncated-in-content.receipt", .notPKCS7),
+            hostile("truncated-in-certificates.receipt", .notPKCS7),
+            hostile("truncated-in-signature.receipt", .notPKCS7),
+            hostile("truncated-last-byte-missing.receipt", .notPKCS7),
+            hostile("not-signed-enveloped-data.receipt", .notSigned),
+            hostile("not-signed-data-only.receipt", .notSigned),
+            hostile("not-signed-certs-only.receipt", .notSigned),
+            hostile("untrusted-other-root.receipt", .untrustedChain),
+            hostile("untrusted-same-name-root-other-key.receipt", .untrustedChain),
+            hostile("untrusted-leaf-only.receipt", .untrustedChain),
+            hostile("untrusted-self-signed-leaf.receipt", .untrustedChain),
+            hostile("untrusted-no-certificates.receipt", .untrustedChain),
+            hostile("untrusted-intermediate-not-ca.receipt", .untrustedChain),
+            hostile("tampered-content-der.receipt", .invalidSignature),
+            hostile("tampered-content-ber.receipt", .invalidSignature),
+            hostile("tampered-content-attrs.receipt", .invalidSignature),
+            hostile("tampered-content-sha1.receipt", .invalidSignature),
+            hostile("bad-signature-flipped.receipt", .invalidSignature),
+            hostile("bad-signature-flipped-attrs.receipt", .invalidSignature),
+            hostile("bad-signature-wrong-key.receipt", .invalidSignature),
+            hostile("bad-signature-signed-attributes-modified.receipt", .invalidSignature),
+            hostile("certificate-not-yet-valid.receipt", .certificateNotYetValid),
+            // Policy failures are not the backend's: these verify.
+            hostile("missing-marker-leaf.receipt", nil),
+            hostile("malformed-nesting-10000.receipt", nil),
+            hostile("malformed-empty-payload.receipt", nil),
+            // Time: the 2015–2020 chain.
+            GeneratedReceipt(path: expiredChain, time: Date(timeIntervalSince1970: 1_527_854_460), label: "2018-expired-chain at 2018"),
+            GeneratedReceipt(path: expiredChain, expectedError: .certificateExpired, label: "2018-expired-chain at 2024"),
+            GeneratedReceipt(path: expiredChain, time: now, expectedError: .certificateExpired, label: "2018-expired-chain now"),
+            GeneratedReceipt(path: expiredChain, time: Date(timeIntervalSince1970: 1_401_580_800), expectedError: .certificateNotYetValid, label: "2018-expired-chain at 2014"),
+            // Precedence: an untrusted chain is reported before expired certificates.
+            GeneratedReceipt(path: expiredChain, anchorPath: "generated/pki/other-root.cer", time: now, expectedError: .untrustedChain, label: "2018-expired-chain, other root, now"),
+            GeneratedReceipt(path: "generated/receipts/valid-sha256-noattr.receipt", anchorPath: "generated/pki/samename-root.cer", expectedError: .untrustedChain, label: "anchor with the same name, other key"),
+        ]
+    }()
 }
 
 /// A trust store no backend made.
