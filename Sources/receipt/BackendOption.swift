@@ -1,0 +1,33 @@
+import ArgumentParser
+import ReceiptKit
+
+/// Resolves a `--backend` name to one of the backends compiled into this build.
+enum BackendOption {
+    /// The names of the compiled-in backends, the default first.
+    static var availableNames: [String] { CryptoBackends.all.map(\.name) }
+
+    /// Help text for `--backend` listing what this build offers.
+    static var help: ArgumentHelp {
+        ArgumentHelp(
+            "The crypto backend: \(availableNames.joined(separator: " or ")) (default: \(availableNames.first ?? "none")).",
+            valueName: "name"
+        )
+    }
+
+    /// The backend named `name`, or the build's default when `name` is nil.
+    /// - Throws: `ValidationError` (usage, exit 2) for a name this build does not offer.
+    static func resolve(_ name: String?) throws -> any CryptoBackend {
+        guard let name else {
+            guard let backend = CryptoBackends.all.first else {
+                throw ValidationError("this build has no crypto backend")
+            }
+            return backend
+        }
+        guard let backend = CryptoBackends.named(name) else {
+            throw ValidationError(
+                "unknown backend '\(name)'; this build offers: \(availableNames.joined(separator: ", "))"
+            )
+        }
+        return backend
+    }
+}

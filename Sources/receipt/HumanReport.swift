@@ -1,0 +1,112 @@
+import Foundation
+import ReceiptKit
+
+/// The human-readable block `verify` prints for one receipt: verdict, receipt facts, certificate
+/// chain and a table of purchases.
+struct HumanReport {
+    /// The outcome to describe.
+    let outcome: VerificationOutcome
+    /// The backend that verified it.
+    let backendName: String
+
+    /// The whole block, ending with a newline.
+    var text: String {
+        var lines: [String] = []
+        lines.append("\(outcome.label): \(verdict)")
+        let report = outcome.report
+        if let receipt = report.receipt {
+            if !report.isValid {
+                lines.append("  (the receipt was read from verified bytes, but failed the check above)")
+            }
+            lines += receiptLines(receipt)
+        }
+        if let time = report.verificationTime, report.trust != nil {
+            var how = "  Verified:          chain at \(RFC3339Text.string(from: time)) by \(backendName)"
+            if let digest = report.digestAlgorithm { how += ", \(digest)" }
+            if let trust = report.trust { how += ", \(Self.describe(trust))" }
+            lines.append(how)
+        }
+        lines += chainLines(report)
+        var text = lines.joined(separator: "\n") + "\n"
+        if let receipt = report.receipt {
+            text += purchasesTable(receipt.inAppPurchases)
+        }
+        return text
+    }
+
+    /// `VALID`, or `INVALID: code — message`, or `UNREADABLE: code — message`.
+    private var verdict: String {
+        guard let error = outcome.report.error else {
+            return outcome.report.isValid ? "VALID" : "INVALID"
+        }
+        var message = error.message
+        if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
+        let word = outcome.status == .unreadable ? "UNREADABLE" : "INVALID"
+        return "\(word): \(error.code.rawValue) — \(message)"
+    }
+
+    private func receiptLines(_ receipt: Receipt) -> [String] {
+        var lines: [String] = []
+        func add(_ name: String, _ value: String?) {
+            let padded = (name + ":").padding(toLength: 19, withPad: " ", startingAt: 0)
+            lines.append("  \(padded)\(value ?? "-")")
+        }
+        add("Environment", receipt.environment?.rawValue)
+        add("Bundle ID", receipt.bundleID)
+        add("App version", receipt.applicationVersion)
+        add("Original version", receipt.originalApplicationVersion)
+        add("Created", receipt.creationDate.map(RFC3339Text.string(from:)))
+        if let date = receipt.originalPurchaseDate { add("Original purchase", RFC3339Text.string(from: date)) }
+        add("Expires", receipt.expirationDate.map(RFC3339Text.string(from:)) ?? "never")
+        switch outcome.report.deviceHashMatches {
+        case true?: add("Device hash", "matches")
+        case false?: add("Device hash", "DOES NOT MATCH")
+        case nil: add("Device hash", "not checked (no --device-id)")
+        }
+        return lines
+    }
+
+    private func chainLines(_ report: ReceiptValidationReport) -> [String] {
+        let certificates: [Certificate]
+        var lines: [String] = []
+        if !report.signerChain.isEmpty {
+            certificates = report.signerChain
+            lines.append("  Certificate chain (verified, leaf first):")
+        } else if !outcome.embeddedCertificates.isEmpty {
+            certificates = outcome.embeddedCertificates
+            lines.append("  Embedded certificates (NOT verified):")
+        } else {
+            return []
+        }
+        for (index, certificate) in certificates.enumerated() {
+            let summary = CertificateSummary(certificate)
+            lines.append("    \(index)  \(summary.subject)")
+            lines.append("       valid \(summary.validity)")
+        }
+        return lines
+    }
+
+    private func purchasesTable(_ purchases: [InAppPurchase]) -> String {
+        guard !purchases.isEmpty else { return "  Purchases:         none\n" }
+        var table = TextTable(header: ["PRODUCT", "QTY", "TRANSACTION", "ORIGINAL TX", "PURCHASED", "EXPIRES", "CANCELLED"])
+        for purchase in purchases {
+            table.rows.append([
+                purchase.productID ?? "-",
+                purchase.quantity.map(String.init) ?? "-",
+                purchase.transactionID ?? "-",
+                purchase.originalTransactionID ?? "-",
+                purchase.purchaseDate.map(RFC3339Text.string(from:)) ?? "-",
+                purchase.expiresDate.map(RFC3339Text.string(from:)) ?? "-",
+                purchase.cancellationDate.map(RFC3339Text.string(from:)) ?? "-",
+            ])
+        }
+        return "  Purchases (\(purchases.count)):\n" + table.render(indent: "    ")
+    }
+
+    private static func describe(_ trust: ReceiptTrust) -> String {
+        switch trust {
+        case .appleReceiptSigning: "Apple receipt-signing chain"
+        case .storeKitTesting: "Xcode StoreKit test certificate (--xcode)"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+
+/// The `receipt` tool: verify, inspect and conformance-test App Store receipts locally.
+@main
+struct ReceiptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt",
+        abstract: "Validate Apple App Store receipts locally, without Apple's verifyReceipt endpoint.",
+        discussion: """
+            Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error,
+            3 a file could not be read.
+
+            Examples:
+              receipt verify app.receipt
+              receipt verify --json --bundle-id com.example.app app.receipt
+              receipt verify --ndjson receipts/ > results.ndjson
+              base64 -w0 app.receipt | receipt verify -
+              receipt dump app.receipt
+              receipt conformance --backend gnutls
+            """,
+        version: ReceiptCommand.version,
+        subcommands: [VerifyCommand.self, DumpCommand.self, ConformanceCommand.self]
+    )
+
+    /// The tool's version, printed by `--version`.
+    static let version = "0.1.0"
+
+    /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
+    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CommandFailure {
+            StandardError.write("receipt: \(failure.message)\n")
+            exit(withError: failure.status.exitCode)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                StandardError.write(fullMessage(for: error) + "\n")
+                exit(withError: ExitStatus.usage.exitCode)
+            }
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ReceiptKit
+
+/// The result of verifying one input: the validator's report plus what the tool needs to print it.
+struct VerificationOutcome: Sendable {
+    /// How one input ended.
+    enum Status: Sendable {
+        /// Every check passed.
+        case valid
+        /// The receipt was read but failed a check.
+        case invalid
+        /// The input could not be read (missing file, read error).
+        case unreadable
+    }
+
+    /// The input's name as shown (path, or `-` for stdin).
+    var label: String
+    /// Everything the validator found out.
+    var report: ReceiptValidationReport
+    /// The certificates embedded in the receipt, read WITHOUT verification; filled only for human
+    /// output when the verified chain is empty (so a failed receipt still shows which certificates it carries).
+    var embeddedCertificates: [Certificate] = []
+
+    /// Valid, invalid or unreadable.
+    var status: Status {
+        if report.isValid { return .valid }
+        if let code = report.error?.code, Self.unreadableCodes.contains(code) { return .unreadable }
+        return .invalid
+    }
+
+    /// The error codes that mean "the input could not be read" (exit status 3).
+    static let unreadableCodes: Set<ReceiptValidationError.Code> = [.receiptNotFound]
+}

@@ -1,0 +1,76 @@
+import Foundation
+import ReceiptKit
+
+/// Verifies many inputs in parallel over one shared validator and hands the outcomes back in
+/// input order, as soon as each one's predecessors are done.
+struct VerificationRunner: Sendable {
+    /// The validator shared by every task (it builds its trust stores once and is `Sendable`).
+    let validator: ReceiptValidator
+    /// Whether to read the embedded certificates of receipts whose chain was not verified (human output).
+    let collectsEmbeddedCertificates: Bool
+
+    /// Verifies `inputs`, at most one task per core at a time, calling `emit` in input order.
+    func run(
+        _ inputs: [ReceiptInput],
+        progress: ProgressBar?,
+        emit: (VerificationOutcome) -> Void
+    ) async {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        await withTaskGroup(of: (Int, VerificationOutcome).self) { group in
+            var nextToStart = 0
+            var nextToEmit = 0
+            var finished: [Int: VerificationOutcome] = [:]
+            func startNext() {
+                guard nextToStart < inputs.count else { return }
+                let index = nextToStart
+                let input = inputs[index]
+                nextToStart += 1
+                group.addTask { (index, verify(input)) }
+            }
+            for _ in 0..<width { startNext() }
+            for await (index, outcome) in group {
+                finished[index] = outcome
+                progress?.advance()
+                while let ready = finished.removeValue(forKey: nextToEmit) {
+                    emit(ready)
+                    nextToEmit += 1
+                }
+                startNext()
+            }
+        }
+        progress?.finish()
+    }
+
+    /// Verifies one input.
+    func verify(_ input: ReceiptInput) -> VerificationOutcome {
+        let report: ReceiptValidationReport
+        switch input.source {
+        case .file(let url):
+            report = validator.report(contentsOf: url)
+        case .bytes(let bytes):
+            report = validator.report(for: bytes)
+        case .unreadable(let error):
+            var failed = ReceiptValidationReport()
+            failed.error = error
+            report = failed
+        }
+        var outcome = VerificationOutcome(label: input.label, report: report)
+        if collectsEmbeddedCertificates, report.signerChain.isEmpty, outcome.status == .invalid {
+            outcome.embeddedCertificates = embeddedCertificates(of: input)
+        }
+        return outcome
+    }
+
+    /// The certificates a receipt carries, read without verification; empty when it is not PKCS #7.
+    private func embeddedCertificates(of input: ReceiptInput) -> [Certificate] {
+        let maximumSize = validator.configuration.maximumReceiptSize
+        let der: [UInt8]?
+        switch input.source {
+        case .file(let url): der = try? ReceiptLoader.load(contentsOf: url, maximumSize: maximumSize)
+        case .bytes(let bytes): der = try? ReceiptLoader.load(bytes, maximumSize: maximumSize)
+        case .unreadable: der = nil
+        }
+        guard let der, let container = try? PKCS7Container(bytes: der) else { return [] }
+        return container.certificates
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import ReceiptKit
+
+/// `receipt verify FILE…`: verify receipts and print a verdict for each.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify receipts: signature, Apple certificate chain, and the checks you ask for.",
+        discussion: """
+            Each FILE is a receipt (DER, or base64 text; detected automatically), `-` for standard \
+            input, or a directory (every regular file directly inside it, sorted by name). Several \
+            receipts are verified in parallel and printed in input order.
+
+            The certificate chain is checked at the receipt's creation date by default: Apple's \
+            signing certificates expire while the receipts they signed stay valid, so `--at now` \
+            rejects most real receipts with certificate_expired.
+
+            Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error, 3 a file \
+            (or a --root certificate) could not be read.
+
+            Examples:
+              receipt verify app.receipt
+              receipt verify --bundle-id com.example.app --app-version 42 app.receipt
+              receipt verify --device-id 956328D9-CC6A-47F4-BE40-6953FB0AB6C7 app.receipt
+              receipt verify --json app.receipt
+              receipt verify --ndjson receipts/ > results.ndjson
+              base64 -w0 app.receipt | receipt verify -
+              receipt verify --xcode StoreKitTestReceipt.receipt
+              receipt verify --root MyRoot.pem --at 2025-01-31T12:00:00Z test.receipt
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Receipt files, directories, or - for standard input.", valueName: "file"))
+    var files: [String]
+
+    @Option(
+        name: .customLong("root"),
+        help: ArgumentHelp(
+            "A trust anchor certificate (DER or PEM); repeat for several. Default: Apple's embedded root certificates.",
+            valueName: "cert"
+        )
+    )
+    var roots: [String] = []
+
+    @Flag(help: "Also accept Xcode StoreKit-testing receipts (signed by the StoreKit test certificate).")
+    var xcode = false
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The bundle identifier the receipt must carry.", valueName: "id"))
+    var bundleID: String?
+
+    @Option(name: .customLong("app-version"), help: ArgumentHelp("The application version (CFBundleVersion) the receipt must carry.", valueName: "version"))
+    var applicationVersion: String?
+
+    @Option(
+        name: .customLong("device-id"),
+        help: ArgumentHelp(
+            "Check the receipt's device hash: a UUID (iOS identifierForVendor), a MAC address (macOS) or hex bytes.",
+            valueName: "uuid|mac|hex"
+        )
+    )
+    var deviceID: String?
+
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "When the certificate chain must be valid: creation (the receipt's creation date), now, or an RFC 3339 date.",
+            valueName: "creation|now|date"
+        )
+    )
+    var verificationTime: String = "creation"
+
+    @Option(help: BackendOption.help)
+    var backend: String?
+
+    @Flag(help: "Print JSON: one object per receipt (an array for several).")
+    var json = false
+
+    @Flag(help: "Print one compact JSON object per line, one line per receipt.")
+    var ndjson = false
+
+    func validate() throws {
+        if json && ndjson {
+            throw ValidationError("--json and --ndjson cannot be combined")
+        }
+        if files.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("standard input (-) can be named only once")
+        }
+        if let deviceID, DeviceIdentifier(parsing: deviceID) == nil {
+            throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
+        }
+        _ = try VerificationTimeOption.parse(verificationTime)
+        _ = try BackendOption.resolve(backend)
+    }
+
+    /// The output format chosen by the flags.
+    var format: OutputFormat {
+        if json { return .json }
+        if ndjson { return .ndjson }
+        return .human
+    }
+
+    func run() async throws {
+        let backend = try BackendOption.resolve(backend)
+        let configuration = try makeConfiguration(backend: backend)
+        let validator: ReceiptValidator
+        do {
+            validator = try ReceiptValidator(backend: backend, configuration: configuration)
+        } catch {
+            throw CommandFailure(status: .usage, message: "the trust anchors were rejected: \(error)")
+        }
+        let inputs = ReceiptInput.expand(files, maximumSize: validator.configuration.maximumReceiptSize)
+        let writer = VerificationWriter(format: format, backendName: backend.name)
+        let progress = ProgressBar.forTerminal(total: inputs.count)
+        let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
+        var tally = VerificationTally()
+        await runner.run(inputs, progress: progress) { outcome in
+            tally.count(outcome.status)
+            progress?.clear()
+            writer.write(outcome, index: tally.total - 1, of: inputs.count)
+            StandardOutput.flush()
+            progress?.redraw()
+        }
+        writer.finish(count: inputs.count)
+        StandardOutput.flush()
+        if inputs.count > 1 && format != .json {
+            StandardError.write(tally.summary + "\n")
+        }
+        if inputs.isEmpty {
+            StandardError.write("receipt: no receipt files found\n")
+        }
+        if tally.exitStatus != .success {
+            throw tally.exitStatus.exitCode
+        }
+    }
+
+    /// The validator configuration the options ask for.
+    private func makeConfiguration(backend: any CryptoBackend) throws -> ReceiptValidator.Configuration {
+        var configuration = ReceiptValidator.Configuration()
+        if !roots.isEmpty {
+            configuration.trustAnchors = try roots.map { try Self.loadCertificate($0, backend: backend) }
+        }
+        configuration.acceptsStoreKitTestReceipts = xcode
+        configuration.expectedBundleID = bundleID
+        configuration.expectedApplicationVersion = applicationVersion
+        configuration.deviceIdentifier = deviceID.flatMap(DeviceIdentifier.init(parsing:))
+        configuration.verificationTime = try VerificationTimeOption.parse(verificationTime)
+        return configuration
+    }
+
+    /// Loads a `--root` certificate: unreadable file → exit 3, not a certificate → exit 2.
+    static func loadCertificate(_ path: String, backend: any CryptoBackend) throws -> Certificate {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(status: .unreadable, message: "the root certificate \(path) could not be read: \(error.localizedDescription)")
+        }
+        do {
+            return try backend.loadCertificate(Array(data))
+        } catch {
+            throw CommandFailure(status: .usage, message: "--root \(path) is not a DER or PEM certificate: \(error)")
+        }
+    }
+}

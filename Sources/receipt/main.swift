@@ -1,1 +1,0 @@
-print("receipt: not yet built")

@@ -1,0 +1,28 @@
+import Testing
+
+/// `--help` on every command (with examples) and `--version`.
+@Suite("help and version")
+struct HelpTests {
+    @Test("--help exits 0 and shows examples", arguments: [["--help"], ["verify", "--help"], ["dump", "--help"], ["conformance", "--help"], ["help", "verify"]])
+    func help(arguments: [String]) throws {
+        let result = try ReceiptCLI.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Examples:"))
+        #expect(result.stdout.contains("USAGE"))
+    }
+
+    @Test("verify --help lists every option")
+    func verifyOptions() throws {
+        let text = try ReceiptCLI.run(["verify", "--help"]).stdout
+        for option in ["--root", "--xcode", "--bundle-id", "--app-version", "--device-id", "--at", "--backend", "--json", "--ndjson"] {
+            #expect(text.contains(option), "\(option)")
+        }
+    }
+
+    @Test("--version prints 0.1.0")
+    func version() throws {
+        let result = try ReceiptCLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Runs the built `receipt` executable and captures its exit status, stdout and stderr.
+///
+/// The executable is found next to the test binary (SwiftPM puts both in the bin directory of the
+/// scratch path), or at `$RECEIPT_CLI`.
+enum ReceiptCLI {
+    /// What one run produced.
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root, from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `Fixtures/real/receipts`.
+    static let realReceipts = packageRoot.appendingPathComponent("Fixtures/real/receipts", isDirectory: true)
+
+    /// A real receipt by file name.
+    static func realReceipt(_ name: String) -> URL {
+        realReceipts.appendingPathComponent(name)
+    }
+
+    /// The Apple-signed real receipts (not the Xcode StoreKit-testing ones), sorted by name.
+    static func appleReceiptNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: realReceipts.path)
+            .filter { $0.hasSuffix(".receipt") && !isXcode($0) }
+            .sorted()
+    }
+
+    /// The Xcode StoreKit-testing receipts.
+    static func isXcode(_ name: String) -> Bool {
+        ["apple-xcode-", "kvitto-xcode-", "tpinapp-xcode-"].contains { name.hasPrefix($0) }
+    }
+
+    /// The `receipt` executable.
+    static func executable() throws -> URL {
+        let manager = FileManager.default
+        if let path = ProcessInfo.processInfo.environment["RECEIPT_CLI"] {
+            return URL(fileURLWithPath: path)
+        }
+        var starts: [URL] = [URL(fileURLWithPath: CommandLine.arguments.first ?? "")]
+        starts.append(Bundle.main.bundleURL)
+        if let url = Bundle.main.executableURL { starts.append(url) }
+        starts += Bundle.allBundles.map(\.bundleURL)
+        for start in starts {
+            var directory = start.deletingLastPathComponent()
+            for _ in 0..<5 {
+                let candidate = directory.appendingPathComponent("receipt")
+                var isDirectory: ObjCBool = false
+                if manager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                   manager.isExecutableFile(atPath: candidate.path) {
+                    return candidate
+                }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        throw CLIError("the receipt executable was not found next to the test binary (\(starts.map(\.path))); build it or set RECEIPT_CLI")
+    }
+
+    /// Runs `receipt arguments…` with `stdin` as standard input (empty when nil).
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        let manager = FileManager.default
+        let directory = try temporaryDirectory()
+        defer { try? manager.removeItem(at: directory) }
+        let inURL = directory.appendingPathComponent("stdin")
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        try (stdin ?? Data()).write(to: inURL)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        let input = try FileHandle(forReadingFrom: inURL)
+        let output = try FileHandle(forWritingTo: outURL)
+        let error = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? error.close()
+        }
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        )
+    }
+
+    /// A fresh empty temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("receipt-cli-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Parses one JSON object.
+    static func jsonObject(_ text: String) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        guard let object = value as? [String: Any] else {
+            throw CLIError("not a JSON object: \(text.prefix(200))")
+        }
+        return object
+    }
+}
+
+/// A test-support failure with a message.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

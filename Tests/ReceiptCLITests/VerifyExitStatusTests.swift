@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Exit statuses of `receipt verify`: 0 valid, 1 invalid, 2 usage, 3 unreadable.
+@Suite("verify exit status")
+struct VerifyExitStatusTests {
+    static let sample = ReceiptCLI.realReceipt("tpinapp-sandbox-g5-sha256-2025-2iap.receipt").path
+
+    @Test("a real Apple receipt verifies at its creation date: exit 0, VALID")
+    func validReceipt() throws {
+        let result = try ReceiptCLI.run(["verify", Self.sample])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("VALID"))
+        #expect(!result.stdout.contains("INVALID"))
+        #expect(result.stdout.contains("Certificate chain"))
+        #expect(result.stdout.contains("Purchases (2)"))
+    }
+
+    @Test("--at now: the expired Apple certificate makes it invalid, exit 1, certificate_expired")
+    func atNow() throws {
+        let result = try ReceiptCLI.run(["verify", "--at", "now", "--json", Self.sample])
+        #expect(result.status == 1)
+        let output = try VerifyOutputShape.decode(result.stdout)
+        #expect(output.valid == false)
+        #expect(output.error?.code == "certificate_expired")
+        let human = try ReceiptCLI.run(["verify", "--at", "now", Self.sample])
+        #expect(human.status == 1)
+        #expect(human.stdout.contains("INVALID: certificate_expired"))
+    }
+
+    @Test("--at with a fixed RFC 3339 date before the leaf was issued: certificate_not_yet_valid")
+    func atFixedDate() throws {
+        let result = try ReceiptCLI.run(["verify", "--at", "2020-01-01T00:00:00Z", "--json", Self.sample])
+        #expect(result.status == 1)
+        #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "certificate_not_yet_valid")
+    }
+
+    @Test("a missing file: exit 3, receipt_not_found")
+    func missingFile() throws {
+        let result = try ReceiptCLI.run(["verify", "--json", "/nonexistent/receipt-\(UUID().uuidString)"])
+        #expect(result.status == 3)
+        #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "receipt_not_found")
+    }
+
+    @Test("a missing file among valid ones: exit 3 wins over 0")
+    func missingAmongValid() throws {
+        let result = try ReceiptCLI.run(["verify", "--ndjson", Self.sample, "/nonexistent/\(UUID().uuidString)"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("1 valid, 0 invalid, 1 unreadable"))
+    }
+
+    @Test(
+        "usage errors exit 2",
+        arguments: [
+            ["verify", "--no-such-flag", sample],
+            ["verify"],
+            ["verify", "--device-id", "not-a-device", sample],
+            ["verify", "--at", "yesterday", sample],
+            ["verify", "--backend", "nosuchlib", sample],
+            ["verify", "--json", "--ndjson", sample],
+            ["frobnicate"],
+        ]
+    )
+    func usageErrors(arguments: [String]) throws {
+        let result = try ReceiptCLI.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a --root that is not a certificate is a usage error; an unreadable one exits 3")
+    func badRoot() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.pem")
+        try Data("not a certificate".utf8).write(to: garbage)
+        #expect(try ReceiptCLI.run(["verify", "--root", garbage.path, Self.sample]).status == 2)
+        #expect(try ReceiptCLI.run(["verify", "--root", directory.appendingPathComponent("missing.cer").path, Self.sample]).status == 3)
+    }
+
+    @Test("--root with the Apple root file verifies like the embedded default; another root rejects")
+    func customRoot() throws {
+        let certs = ReceiptCLI.packageRoot.appendingPathComponent("Fixtures/real/certs")
+        let apple = try ReceiptCLI.run(["verify", "--root", certs.appendingPathComponent("AppleIncRootCertificate.cer").path, Self.sample])
+        #expect(apple.status == 0, "\(apple.stdout)")
+        let other = try ReceiptCLI.run(["verify", "--json", "--root", certs.appendingPathComponent("AppleRootCA-G3.cer").path, Self.sample])
+        #expect(other.status == 1)
+        #expect(try VerifyOutputShape.decode(other.stdout).error?.code == "untrusted_chain")
+    }
+}

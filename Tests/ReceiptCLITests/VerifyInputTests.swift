@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Inputs: standard input (DER and base64 text), base64 files, directories.
+@Suite("verify inputs")
+struct VerifyInputTests {
+    static let sampleName = "tpinapp-sandbox-g5-sha256-2025-2iap.receipt"
+    static var sample: URL { ReceiptCLI.realReceipt(sampleName) }
+
+    @Test("stdin (-) with DER bytes")
+    func standardInputDER() throws {
+        let result = try ReceiptCLI.run(["verify", "--json", "-"], stdin: try Data(contentsOf: Self.sample))
+        #expect(result.status == 0, "\(result.stdout)")
+        let output = try VerifyOutputShape.decode(result.stdout)
+        #expect(output.valid)
+        #expect(output.file == "-")
+    }
+
+    @Test("stdin (-) with base64 text, wrapped at 76 columns with a trailing newline")
+    func standardInputBase64() throws {
+        let text = try Data(contentsOf: Self.sample).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]) + "\n"
+        let result = try ReceiptCLI.run(["verify", "--json", "-"], stdin: Data(text.utf8))
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(try VerifyOutputShape.decode(result.stdout).valid)
+    }
+
+    @Test("empty stdin is invalid (exit 1), not a crash")
+    func emptyStandardInput() throws {
+        let result = try ReceiptCLI.run(["verify", "--json", "-"], stdin: Data())
+        #expect(result.status == 1)
+        #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "empty_receipt")
+    }
+
+    @Test("a base64 text file")
+    func base64File() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("receipt.b64")
+        try Data(try Data(contentsOf: Self.sample).base64EncodedString().utf8).write(to: file)
+        let result = try ReceiptCLI.run(["verify", "--json", file.path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(try VerifyOutputShape.decode(result.stdout).valid)
+    }
+
+    @Test("a file that is neither DER nor base64 is invalid, exit 1")
+    func garbageFile() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("garbage")
+        try Data("this is not a receipt at all!".utf8).write(to: file)
+        let result = try ReceiptCLI.run(["verify", "--json", file.path])
+        #expect(result.status == 1)
+        let output = try VerifyOutputShape.decode(result.stdout)
+        #expect(output.valid == false)
+        #expect(output.receipt == nil)
+    }
+
+    @Test("a directory of the Apple fixtures with --ndjson: one valid line per file, sorted by name; summary on stderr; no progress bar off a terminal")
+    func directoryNDJSON() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = try ReceiptCLI.appleReceiptNames()
+        #expect(names.count >= 10)
+        // Copy in reverse order, so that listing order cannot pass for sorted order by accident.
+        for name in names.reversed() {
+            try FileManager.default.copyItem(at: ReceiptCLI.realReceipt(name), to: directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("subdirectory-ignored"), withIntermediateDirectories: false)
+        let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
+        #expect(result.status == 0, "\(result.stdout)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == names.count)
+        let outputs = try lines.map(VerifyOutputShape.decode)
+        #expect(outputs.map { URL(fileURLWithPath: $0.file).lastPathComponent } == names)
+        for output in outputs {
+            #expect(output.valid, "\(output.file): \(output.error?.code ?? "") \(output.error?.message ?? "")")
+        }
+        #expect(result.stderr.contains("\(names.count) valid, 0 invalid, 0 unreadable"))
+        #expect(!result.stderr.contains("\r"))
+        #expect(!result.stderr.contains("#"))
+    }
+
+    @Test("several files in human form: one block each, in input order, summary on stderr")
+    func severalHuman() throws {
+        let names = ["voltrue2-production-sha1-2015-noiap.receipt", "aiv-sandbox-ios-mindnode-2017a.receipt", "tpinapp-sandbox-g7-sha1-2023.receipt"]
+        let result = try ReceiptCLI.run(["verify"] + names.map { ReceiptCLI.realReceipt($0).path })
+        #expect(result.status == 0)
+        let positions = names.compactMap { result.stdout.range(of: "\($0): VALID")?.lowerBound }
+        #expect(positions.count == 3)
+        #expect(positions == positions.sorted())
+        #expect(result.stderr.contains("3 valid, 0 invalid, 0 unreadable"))
+        #expect(!result.stderr.contains("\r"))
+    }
+
+    @Test("an empty directory verifies nothing and says so")
+    func emptyDirectory() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("no receipt"))
+    }
+}
