@@ -1,3 +1,330 @@
 #if GnuTLS
-// GnuTLSBackend: being written (issue 2).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CReceiptGnuTLS
+import ReceiptCore
+
+/// The GnuTLS implementation of ``CryptoBackend`` (GnuTLS 3.7 or later).
+///
+/// GnuTLS's own PKCS #7 verification cannot check validity at a chosen time without changing
+/// process-wide state, so this backend verifies in steps, each with per-call flags only:
+/// it finds the signer among the embedded certificates, builds the chain to one of the caller's
+/// anchors and verifies it with `gnutls_x509_trust_list_verify_crt2` (time checks disabled, SHA-1
+/// allowed for that call), checks every chain certificate's validity period at the caller's time
+/// in Swift, then verifies the signature with the leaf's public key — over the content, or over
+/// the DER of the signed attributes after checking their messageDigest against the content.
+public final class GnuTLSBackend: CryptoBackend {
+    /// `gnutls`.
+    public let name = "gnutls"
+
+    /// More embedded certificates than this are refused.
+    static let maximumEmbeddedCertificates = 64
+
+    private static let messageDigestOID = "1.2.840.113549.1.9.4"
+    private static let contentTypeOID = "1.2.840.113549.1.9.3"
+
+    /// Creates the backend. It holds no state: build trust stores with ``makeTrustStore(anchors:)``.
+    public init() {}
+
+    /// Decodes one X.509 certificate from DER or PEM and returns its DER.
+    public func loadCertificate(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Certificate {
+        let certificate = try GnuTLSX509Certificate(bytes: bytes)
+        return Certificate(derBytes: certificate.derBytes)
+    }
+
+    /// Builds a GnuTLS trust list for `anchors`; reuse it for every receipt.
+    public func makeTrustStore(anchors: [Certificate]) throws(ReceiptValidationError) -> any TrustStore {
+        try GnuTLSTrustStore(anchors: anchors)
+    }
+
+    /// Verifies a DER or BER PKCS #7 signedData against `trustStore` at `time`.
+    public func verifySignedData(
+        _ bytes: [UInt8],
+        trustStore: any TrustStore,
+        at time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        guard let store = trustStore as? GnuTLSTrustStore else {
+            throw ReceiptValidationError(
+                .backendFailure,
+                "The trust store was not made by the GnuTLS backend; build it with GnuTLSBackend.makeTrustStore(anchors:)."
+            )
+        }
+
+        // 1. Structure: not PKCS #7, not signed.
+        let pkcs7 = try GnuTLSPKCS7(bytes: bytes)
+        let signerCount = pkcs7.signerCount
+        guard signerCount > 0 else {
+            throw ReceiptValidationError(.notSigned, "The signedData has no SignerInfo.")
+        }
+        let layout = try GnuTLSPKCS7.layout(of: bytes)
+        let content = try pkcs7.content(present: layout.hasContent)
+        let embedded = try embeddedCertificates(of: pkcs7)
+
+        var signerInfos: [(info: GnuTLSSignerInfo, layout: SignedDataLayout.Signer)] = []
+        for index in 0..<signerCount {
+            let read = pkcs7.signerInfo(at: index)
+            guard let info = read.info else {
+                throw ReceiptValidationError(
+                    .invalidSignature,
+                    "GnuTLS could not read SignerInfo \(index) (unsupported or malformed signature algorithm).",
+                    libraryMessage: GnuTLSMessage.text(for: read.status)
+                )
+            }
+            let signature = info.signature
+            let matching = layout.signers.filter { $0.signature == signature }
+            guard matching.count == 1, let signerLayout = matching.first else {
+                throw ReceiptValidationError(
+                    .backendFailure,
+                    "SignerInfo \(index) could not be matched to GnuTLS's re-encoding of the signedData."
+                )
+            }
+            signerInfos.append((info, signerLayout))
+        }
+
+        // 2. Chain to the caller's anchors (time checks disabled).
+        var signers: [(info: GnuTLSSignerInfo, layout: SignedDataLayout.Signer, chain: [GnuTLSX509Certificate])] = []
+        for signer in signerInfos {
+            let leaf = try signerCertificate(for: signer.info, among: embedded)
+            let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
+            signers.append((signer.info, signer.layout, chain))
+        }
+
+        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf.
+        for signer in signers {
+            try Self.checkValidity(of: signer.chain, at: time)
+        }
+
+        // 4. Signatures.
+        for signer in signers {
+            try Self.verifySignature(
+                info: signer.info, layout: signer.layout, contentType: layout.contentTypeTLV,
+                content: content, leaf: signer.chain[0]
+            )
+        }
+
+        guard let first = signers.first else {
+            throw ReceiptValidationError(.notSigned, "The signedData has no SignerInfo.")
+        }
+        return VerifiedSignedData(
+            content: content,
+            signerChain: first.chain.map { Certificate(derBytes: $0.derBytes) },
+            digestAlgorithm: DigestAlgorithm(oid: first.layout.digestAlgorithmOID),
+            hasSignedAttributes: first.layout.signedAttributes != nil
+        )
+    }
+
+    /// SHA-1 over the concatenation of `parts`.
+    public func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8] {
+        var created: OpaquePointer?
+        let initStatus = gnutls_hash_init(&created, GNUTLS_DIG_SHA1)
+        guard initStatus >= 0, let hash = created else {
+            throw ReceiptValidationError(
+                .backendFailure, "GnuTLS could not start a SHA-1 digest.",
+                libraryMessage: GnuTLSMessage.text(for: initStatus)
+            )
+        }
+        var digest = [UInt8](repeating: 0, count: 20)
+        var failure: Int32 = 0
+        for part in parts where !part.isEmpty && failure == 0 {
+            let status = part.withUnsafeBytes { gnutls_hash(hash, $0.baseAddress, $0.count) }
+            if status < 0 { failure = status }
+        }
+        if failure < 0 {
+            gnutls_hash_deinit(hash, nil)
+            throw ReceiptValidationError(
+                .backendFailure, "GnuTLS could not compute a SHA-1 digest.",
+                libraryMessage: GnuTLSMessage.text(for: failure)
+            )
+        }
+        digest.withUnsafeMutableBytes { gnutls_hash_deinit(hash, $0.baseAddress) }
+        return digest
+    }
+
+    // MARK: - Steps
+
+    /// Parses every embedded certificate.
+    private func embeddedCertificates(of pkcs7: GnuTLSPKCS7) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
+        let count = pkcs7.certificateCount
+        guard count <= Self.maximumEmbeddedCertificates else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "The signedData embeds \(count) certificates; at most \(Self.maximumEmbeddedCertificates) are accepted."
+            )
+        }
+        var certificates: [GnuTLSX509Certificate] = []
+        for index in 0..<count {
+            let raw = pkcs7.certificateBytes(at: index)
+            guard raw.status >= 0 else {
+                throw ReceiptValidationError(
+                    .invalidCertificate,
+                    "Embedded certificate \(index) could not be read.",
+                    libraryMessage: GnuTLSMessage.text(for: raw.status)
+                )
+            }
+            do {
+                certificates.append(try GnuTLSX509Certificate(bytes: raw.bytes))
+            } catch {
+                throw ReceiptValidationError(
+                    .invalidCertificate,
+                    "Embedded certificate \(index) could not be decoded.",
+                    libraryMessage: error.libraryMessage
+                )
+            }
+        }
+        return certificates
+    }
+
+    /// The embedded certificate named by the SignerInfo (issuerAndSerialNumber or subjectKeyIdentifier).
+    private func signerCertificate(
+        for info: GnuTLSSignerInfo,
+        among embedded: [GnuTLSX509Certificate]
+    ) throws(ReceiptValidationError) -> GnuTLSX509Certificate {
+        let issuer = info.issuerName
+        let serial = info.serialNumber
+        let keyIdentifier = info.subjectKeyIdentifier
+        let match: GnuTLSX509Certificate?
+        if !issuer.isEmpty {
+            match = embedded.first { $0.serialNumber == serial && $0.rawIssuerName == issuer }
+        } else if !keyIdentifier.isEmpty {
+            match = embedded.first { $0.subjectKeyIdentifier == keyIdentifier }
+        } else {
+            match = nil
+        }
+        guard let match else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "The signer's certificate is not among the certificates embedded in the signedData."
+            )
+        }
+        return match
+    }
+
+    /// Checks notBefore ≤ time ≤ notAfter for every certificate, from the anchor down to the leaf.
+    static func checkValidity(of chain: [GnuTLSX509Certificate], at time: Date) throws(ReceiptValidationError) {
+        let seconds = time.timeIntervalSince1970
+        for certificate in chain.reversed() {
+            guard let notBefore = certificate.activationTime, let notAfter = certificate.expirationTime else {
+                throw ReceiptValidationError(
+                    .untrustedChain,
+                    "GnuTLS could not read the validity period of \(certificate.subjectDescription)."
+                )
+            }
+            if Double(notBefore) > seconds {
+                throw ReceiptValidationError(
+                    .certificateNotYetValid,
+                    "\(certificate.subjectDescription) is not valid before \(Date(timeIntervalSince1970: Double(notBefore))) "
+                        + "(verification time \(time))."
+                )
+            }
+            if Double(notAfter) < seconds {
+                throw ReceiptValidationError(
+                    .certificateExpired,
+                    "\(certificate.subjectDescription) expired at \(Date(timeIntervalSince1970: Double(notAfter))) "
+                        + "(verification time \(time))."
+                )
+            }
+        }
+    }
+
+    /// Verifies one SignerInfo's signature with the leaf's key.
+    private static func verifySignature(
+        info: GnuTLSSignerInfo,
+        layout: SignedDataLayout.Signer,
+        contentType: [UInt8],
+        content: [UInt8],
+        leaf: GnuTLSX509Certificate
+    ) throws(ReceiptValidationError) {
+        let algorithm = info.algorithm
+        let hash = gnutls_sign_get_hash_algorithm(algorithm)
+        guard hash != GNUTLS_DIG_UNKNOWN, let hashOIDPointer = gnutls_digest_get_oid(hash) else {
+            throw ReceiptValidationError(.invalidSignature, "The signature algorithm has no known digest.")
+        }
+        guard String(cString: hashOIDPointer) == layout.digestAlgorithmOID else {
+            throw ReceiptValidationError(
+                .invalidSignature,
+                "The signer's digestAlgorithm \(layout.digestAlgorithmOID) differs from its signature algorithm's digest."
+            )
+        }
+
+        let signedBytes: [UInt8]
+        if let attributes = layout.signedAttributes {
+            guard let digests = info.signedAttributeValues(oid: messageDigestOID, octetString: true),
+                  digests.count == 1
+            else {
+                throw ReceiptValidationError(
+                    .invalidSignature, "The signed attributes do not hold exactly one messageDigest."
+                )
+            }
+            guard digests[0] == (try digest(content, with: hash)) else {
+                throw ReceiptValidationError(
+                    .invalidSignature, "The messageDigest attribute does not match the content."
+                )
+            }
+            guard let contentTypes = info.signedAttributeValues(oid: contentTypeOID, octetString: false),
+                  contentTypes.count <= 1, contentTypes.allSatisfy({ $0 == contentType })
+            else {
+                throw ReceiptValidationError(
+                    .invalidSignature, "The contentType attribute does not match the encapsulated content type."
+                )
+            }
+            signedBytes = attributes
+        } else {
+            signedBytes = content
+        }
+
+        var createdKey: OpaquePointer?
+        let initStatus = gnutls_pubkey_init(&createdKey)
+        guard initStatus >= 0, let key = createdKey else {
+            throw ReceiptValidationError(
+                .backendFailure, "GnuTLS could not allocate a public key.",
+                libraryMessage: GnuTLSMessage.text(for: initStatus)
+            )
+        }
+        defer { gnutls_pubkey_deinit(key) }
+        let importStatus = gnutls_pubkey_import_x509(key, leaf.handle, 0)
+        guard importStatus >= 0 else {
+            throw ReceiptValidationError(
+                .invalidSignature, "GnuTLS could not read the signer's public key.",
+                libraryMessage: GnuTLSMessage.text(for: importStatus)
+            )
+        }
+        let signature = info.signature
+        let flags = UInt32(GNUTLS_VERIFY_ALLOW_SIGN_WITH_SHA1.rawValue)
+        let borrowed: Int32?? = GnuTLSDatum.withBorrowed(signedBytes) { data in
+            GnuTLSDatum.withBorrowed(signature) { sig in
+                gnutls_pubkey_verify_data2(key, algorithm, flags, data, sig)
+            }
+        }
+        let status = (borrowed ?? nil) ?? GNUTLS_E_INVALID_REQUEST
+        guard status >= 0 else {
+            throw ReceiptValidationError(
+                .invalidSignature,
+                "The signature does not verify with the signer's key.",
+                libraryMessage: GnuTLSMessage.text(for: status)
+            )
+        }
+    }
+
+    /// `gnutls_hash_fast` of `bytes`.
+    private static func digest(_ bytes: [UInt8], with hash: gnutls_digest_algorithm_t) throws(ReceiptValidationError) -> [UInt8] {
+        let length = Int(gnutls_hash_get_len(hash))
+        guard length > 0 else {
+            throw ReceiptValidationError(.invalidSignature, "The signer's digest algorithm is not supported.")
+        }
+        var output = [UInt8](repeating: 0, count: length)
+        let status = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { gnutls_hash_fast(hash, input.baseAddress, input.count, $0.baseAddress) }
+        }
+        guard status >= 0 else {
+            throw ReceiptValidationError(
+                .invalidSignature, "GnuTLS could not digest the content.",
+                libraryMessage: GnuTLSMessage.text(for: status)
+            )
+        }
+        return output
+    }
+}
 #endif

@@ -1,0 +1,94 @@
+#if GnuTLS
+internal import CReceiptGnuTLS
+import ReceiptCore
+
+/// Builds the chain leaf → … → anchor from a signedData's embedded certificates and the caller's
+/// anchors, then has GnuTLS verify it against the trust list with time checks disabled.
+///
+/// Embedded certificates are only ever candidates for the path, never trusted: the chain must end
+/// at one of the caller's anchors (a hostile receipt may embed a same-name root with another key).
+enum GnuTLSChainBuilder {
+    /// Longer chains are refused (Apple's is 3).
+    static let maximumLength = 8
+
+    /// The verified chain, leaf first, ending with the anchor object from `store`.
+    /// - Throws: ``ReceiptValidationError/Code/untrustedChain``.
+    static func verifiedChain(
+        leaf: GnuTLSX509Certificate,
+        embedded: [GnuTLSX509Certificate],
+        store: GnuTLSTrustStore
+    ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
+        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates)
+        var handles: [OpaquePointer?] = chain.map(\.handle)
+        var status: UInt32 = 0
+        let result = gnutls_x509_trust_list_verify_crt2(
+            store.trustList, &handles, UInt32(handles.count), nil, 0,
+            GnuTLSX509Certificate.signatureFlags, &status, nil
+        )
+        guard result >= 0 else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "GnuTLS could not verify the signer's certificate chain.",
+                libraryMessage: GnuTLSMessage.text(for: result)
+            )
+        }
+        guard status == 0 else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "The signer's certificate chain does not verify to a trust anchor.",
+                libraryMessage: GnuTLSMessage.verificationText(for: status)
+            )
+        }
+        return chain
+    }
+
+    /// Walks issuer links from `leaf` until a certificate is an anchor or is issued by one.
+    private static func path(
+        from leaf: GnuTLSX509Certificate,
+        embedded: [GnuTLSX509Certificate],
+        anchors: [GnuTLSX509Certificate]
+    ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
+        var chain: [GnuTLSX509Certificate] = []
+        var current = leaf
+        while true {
+            if let anchor = anchors.first(where: { $0.derBytes == current.derBytes }) {
+                chain.append(anchor)
+                return chain
+            }
+            chain.append(current)
+            guard chain.count < maximumLength else {
+                throw ReceiptValidationError(
+                    .untrustedChain,
+                    "The signer's certificate chain is longer than \(maximumLength) certificates."
+                )
+            }
+            let unused = embedded.filter { candidate in
+                !chain.contains { $0.derBytes == candidate.derBytes }
+            }
+            // Prefer an issuer whose key really signed `current`; anchors before embedded ones.
+            if let anchor = anchors.first(where: { current.isNamedAsIssued(by: $0) && current.isSigned(by: $0) }) {
+                chain.append(anchor)
+                return chain
+            }
+            if let next = unused.first(where: { current.isNamedAsIssued(by: $0) && current.isSigned(by: $0) }) {
+                current = next
+                continue
+            }
+            // No verifying issuer: keep a name match so GnuTLS reports why it fails.
+            if let anchor = anchors.first(where: { current.isNamedAsIssued(by: $0) }) {
+                chain.append(anchor)
+                return chain
+            }
+            if let next = unused.first(where: { current.isNamedAsIssued(by: $0) }) {
+                current = next
+                continue
+            }
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "No trust anchor or embedded certificate issued \(current.subjectDescription) "
+                    + "(issuer \(current.issuerDescription))."
+            )
+        }
+    }
+}
+#endif
