@@ -19,16 +19,16 @@ enum BackendFixtures {
 
     /// Every real receipt with its expected decode, sorted by name; empty if the folder is unreadable
     /// (``loadRealReceipts()`` then fails a test with the reason).
-    static let realReceipts: [RealReceipt] = (try? loadRealReceipts()) ?? []
+    static let realReceipts: [RealReceiptFixture] = (try? loadRealReceipts()) ?? []
 
     /// The real receipts that chain to Apple Inc. Root CA.
-    static var appleReceipts: [RealReceipt] { realReceipts.filter { !$0.isXcode } }
+    static var appleReceipts: [RealReceiptFixture] { realReceipts.filter { !$0.isXcode } }
 
     /// The Xcode StoreKit-testing receipts (chain to the StoreKit test certificate only).
-    static var xcodeReceipts: [RealReceipt] { realReceipts.filter(\.isXcode) }
+    static var xcodeReceipts: [RealReceiptFixture] { realReceipts.filter(\.isXcode) }
 
     /// Reads `Fixtures/real/expected/*.json`.
-    static func loadRealReceipts() throws -> [RealReceipt] {
+    static func loadRealReceipts() throws -> [RealReceiptFixture] {
         let expectedDirectory = directory.appendingPathComponent("real/expected")
         let names = try FileManager.default.contentsOfDirectory(atPath: expectedDirectory.path)
             .filter { $0.hasSuffix(".json") }
@@ -38,7 +38,7 @@ enum BackendFixtures {
         return try names.map { fileName in
             let data = try Data(contentsOf: expectedDirectory.appendingPathComponent(fileName))
             let expected = try decoder.decode(ExpectedDecode.self, from: data)
-            return RealReceipt(name: String(fileName.dropLast(".json".count)), expected: expected)
+            return RealReceiptFixture(name: String(fileName.dropLast(".json".count)), expected: expected)
         }
     }
 
@@ -64,7 +64,7 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
 }
 
 /// One real receipt and the facts `Fixtures/real/expected/<name>.json` records about it.
-struct RealReceipt: Sendable, CustomTestStringConvertible {
+struct RealReceiptFixture: Sendable, CustomTestStringConvertible {
     /// The file name without extension.
     let name: String
     let expected: ExpectedDecode

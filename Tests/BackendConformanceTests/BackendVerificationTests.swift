@@ -28,7 +28,7 @@ import Testing
     // MARK: Real Apple receipts
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptVerifiesAtItsCreationTime(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func appleReceiptVerifiesAtItsCreationTime(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let anchor = try BackendFixtures.certificate(Self.appleRoot, with: backend)
         let store = try backend.makeTrustStore(anchors: [anchor])
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptIsNotYetValidBeforeItsCertificates(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func appleReceiptIsNotYetValidBeforeItsCertificates(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -72,7 +72,7 @@ import Testing
     /// The chain must end at the caller's anchor, never at the root the receipt embeds; a broken
     /// chain is reported before expired certificates ("now").
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptIsUntrustedUnderAnotherAnchor(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func appleReceiptIsUntrustedUnderAnotherAnchor(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let bytes = try receipt.bytes()
         for anchor in [Self.storeKitCertificate, "real/certs/AppleRootCA-G3.cer"] {
@@ -89,7 +89,7 @@ import Testing
     // MARK: Real Xcode receipts (BER)
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
-    func xcodeReceiptVerifiesAgainstStoreKitCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func xcodeReceiptVerifiesAgainstStoreKitCertificate(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let anchor = try BackendFixtures.certificate(Self.storeKitCertificate, with: backend)
         let store = try backend.makeTrustStore(anchors: [anchor])
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
-    func xcodeReceiptIsUntrustedUnderAppleRoot(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func xcodeReceiptIsUntrustedUnderAppleRoot(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -132,7 +132,7 @@ import Testing
 
     /// One flipped byte inside the signed content must fail the signature (and nothing earlier).
     @Test(arguments: BackendFixtures.backends, BackendFixtures.realReceipts)
-    func flippedContentByteFailsTheSignature(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func flippedContentByteFailsTheSignature(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
         var bytes = try receipt.bytes()
