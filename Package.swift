@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptCoreTests",
-            dependencies: ["ReceiptCore"],
+            dependencies: ["ReceiptCore", "ReceiptConformance"],
             resources: []
         ),
         .testTarget(

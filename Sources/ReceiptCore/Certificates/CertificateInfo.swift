@@ -15,7 +15,7 @@ import SwiftASN1
 /// leaf.extensionOIDs.contains("1.2.840.113635.100.6.11.1")
 /// ```
 public struct CertificateInfo: Hashable, Sendable {
-    /// The subject in RFC 4514 form (most significant RDN last in the DER, first here), e.g.
+    /// The subject in RFC 4514 form (RDNs in reverse DER order; types without an RFC 4514 short name as dotted OIDs), e.g.
     /// `CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US`.
     public let subject: String
     /// The issuer in RFC 4514 form.
@@ -161,11 +161,11 @@ public struct CertificateInfo: Hashable, Sendable {
         throw invalid("a validity time is neither UTCTime nor GeneralizedTime")
     }
 
-    /// Short names for the attribute types OpenSSL's RFC 2253 output uses.
+    /// The short names RFC 4514 section 3 defines; every other attribute type is written as its
+    /// dotted OID (e.g. `1.2.840.113549.1.9.1=StoreKit` for an e-mail address).
     private static let shortNames: [String: String] = [
         "2.5.4.3": "CN", "2.5.4.6": "C", "2.5.4.7": "L", "2.5.4.8": "ST", "2.5.4.10": "O", "2.5.4.11": "OU",
-        "2.5.4.9": "STREET", "2.5.4.5": "serialNumber", "0.9.2342.19200300.100.1.25": "DC",
-        "0.9.2342.19200300.100.1.1": "UID", "1.2.840.113549.1.9.1": "emailAddress",
+        "2.5.4.9": "STREET", "0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID",
     ]
 
     /// RFC 4514 string of a Name: RDNs in reverse order, joined by `,`; multi-valued RDNs by `+`.

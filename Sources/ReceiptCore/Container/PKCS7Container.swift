@@ -54,6 +54,11 @@ public struct PKCS7Container: Hashable, Sendable {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The input is empty, not a PKCS #7 structure.", offset: 0)
         }
+        guard bytes[0] == 0x30 else {
+            throw ReceiptValidationError(
+                .notPKCS7, "Not a PKCS #7 structure: the input does not start with an ASN.1 SEQUENCE (0x30).", offset: 0
+            )
+        }
         var reader = BERReader(bytes, maximumDepth: Self.maximumDepth, maximumNodes: Self.maximumElements)
         let root: BERNode
         do {

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import ReceiptCore
+
+@Suite struct ReceiptLoaderTests {
+    private func temporaryFile(_ contents: [UInt8]) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "receiptcore-\(UUID().uuidString)")
+        try Data(contents).write(to: url)
+        return url
+    }
+
+    @Test(arguments: Fixtures.receiptNames.prefix(4))
+    func derFileLoadsUnchanged(_ name: String) throws {
+        let url = Fixtures.receiptURL(name)
+        #expect(try ReceiptLoader.load(contentsOf: url) == Fixtures.receipt(name))
+    }
+
+    @Test func base64WithNewlinesLoads() throws {
+        let der = try Fixtures.receipt("kvitto-xcode-2020-1iap")
+        let wrapped = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        #expect(wrapped.contains("\n"))
+        #expect(try ReceiptLoader.load(base64: "  " + wrapped + "\r\n") == der)
+        let url = try temporaryFile(Array(wrapped.utf8))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try ReceiptLoader.load(contentsOf: url) == der)
+        #expect(try ReceiptLoader.load(path: url.path(percentEncoded: false)) == der)
+    }
+
+    @Test func urlSafeAndUnpaddedBase64Loads() throws {
+        let bytes: [UInt8] = [0xFB, 0xFF, 0x01]
+        #expect(try ReceiptLoader.load(base64: "-_8B") == bytes)
+        #expect(try ReceiptLoader.load(base64: "+/8B") == bytes)
+        #expect(try ReceiptLoader.load(base64: "+/8") == [0xFB, 0xFF])
+        #expect(try ReceiptLoader.load(base64: "+/8=") == [0xFB, 0xFF])
+    }
+
+    @Test func missingFileIsNotFound() {
+        let error = #expect(throws: ReceiptValidationError.self) {
+            try ReceiptLoader.load(contentsOf: URL(filePath: "/nonexistent/receipt-\(UUID().uuidString)"))
+        }
+        #expect(error?.code == .receiptNotFound)
+    }
+
+    @Test func directoryIsNotFound() {
+        let error = #expect(throws: ReceiptValidationError.self) {
+            try ReceiptLoader.load(contentsOf: FileManager.default.temporaryDirectory)
+        }
+        #expect(error?.code == .receiptNotFound)
+    }
+
+    @Test func emptyInputsAreEmpty() throws {
+        #expect(throws: ReceiptValidationError(.emptyReceipt, "The receipt is empty.")) { try ReceiptLoader.load([]) }
+        let whitespace = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(base64: " \n\t ") }
+        #expect(whitespace?.code == .emptyReceipt)
+        let url = try temporaryFile([])
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(contentsOf: url) }
+        #expect(file?.code == .emptyReceipt)
+    }
+
+    @Test(arguments: ["not base64!", "abc*", "A", "AB=C", "ABC==="])
+    func undecodableTextIsInvalidEncoding(_ text: String) {
+        let error = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(base64: text) }
+        #expect(error?.code == .invalidEncoding, "\(text)")
+    }
+
+    @Test func sizeLimitIsEnforcedBeforeReading() throws {
+        #expect(ReceiptLoader.maximumReceiptSize == 16 * 1024 * 1024)
+        let der = try Fixtures.receipt("tpinapp-sandbox-sha1-2020-187iap")
+        let small = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(der, maximumSize: 1_000) }
+        #expect(small?.code == .receiptTooLarge)
+        let file = #expect(throws: ReceiptValidationError.self) {
+            try ReceiptLoader.load(contentsOf: Fixtures.receiptURL("tpinapp-sandbox-sha1-2020-187iap"), maximumSize: 1_000)
+        }
+        #expect(file?.code == .receiptTooLarge)
+        let text = Data(der).base64EncodedString()
+        let decoded = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(base64: text, maximumSize: 60_000) }
+        #expect(decoded?.code == .receiptTooLarge)
+        #expect(try ReceiptLoader.load(der, maximumSize: der.count) == der)
+    }
+
+    @Test(arguments: Fixtures.legacyNames)
+    func legacyTextLoadsButIsNotPKCS7(_ name: String) throws {
+        let der = try ReceiptLoader.load(contentsOf: Fixtures.legacyURL(name))
+        #expect(String(decoding: der.prefix(40), as: UTF8.self).contains("signature") || der.first == UInt8(ascii: "{"))
+        let error = #expect(throws: ReceiptValidationError.self) { try PKCS7Container(bytes: der) }
+        #expect(error?.code == .notPKCS7)
+    }
+}
