@@ -9,6 +9,7 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+import Foundation  // Bundle.main.appStoreReceiptURL
 #endif
 
 /// Finds and loads a receipt: from a file, from bytes, or from base64 text.

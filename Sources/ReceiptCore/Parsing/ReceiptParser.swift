@@ -47,7 +47,7 @@ public enum ReceiptParser {
         for attribute in attributes {
             let field = try Field(attribute, reader: reader, code: .malformedReceipt)
             guard let type = field.type else {
-                receipt.otherAttributes.append(field.raw(reader))
+                receipt.otherAttributes.append(field.raw())
                 continue
             }
             if type == 17 {
@@ -67,7 +67,7 @@ public enum ReceiptParser {
                             .malformedReceipt, "Attribute type \(type) appears more than once.", offset: attribute.offset
                         )
                     }
-                    receipt.otherAttributes.append(field.raw(reader))
+                    receipt.otherAttributes.append(field.raw())
                     continue
                 }
                 seen.insert(type)
@@ -77,45 +77,45 @@ public enum ReceiptParser {
                 if let text = field.undocumentedString() {
                     receipt.environment = ReceiptEnvironment(rawValue: text)
                 } else {
-                    receipt.otherAttributes.append(field.raw(reader))
+                    receipt.otherAttributes.append(field.raw())
                 }
             case 1:
-                if let number = field.undocumentedInteger() { receipt.appItemID = number } else { receipt.otherAttributes.append(field.raw(reader)) }
+                if let number = field.undocumentedInteger() { receipt.appItemID = number } else { receipt.otherAttributes.append(field.raw()) }
             case 2:
                 receipt.bundleID = try field.string()
-                receipt.bundleIDAttributeBytes = field.valueBytes(reader)
+                receipt.bundleIDAttributeBytes = field.valueBytes()
             case 3:
                 receipt.applicationVersion = try field.string()
             case 4:
-                receipt.opaqueValue = field.valueBytes(reader)
+                receipt.opaqueValue = field.valueBytes()
             case 5:
-                receipt.sha1Hash = field.valueBytes(reader)
+                receipt.sha1Hash = field.valueBytes()
             case 8:
-                if let date = field.undocumentedDate() { receipt.requestDate = date } else { receipt.otherAttributes.append(field.raw(reader)) }
+                if let date = field.undocumentedDate() { receipt.requestDate = date } else { receipt.otherAttributes.append(field.raw()) }
             case 10:
-                if let text = field.undocumentedString() { receipt.ageRating = text } else { receipt.otherAttributes.append(field.raw(reader)) }
+                if let text = field.undocumentedString() { receipt.ageRating = text } else { receipt.otherAttributes.append(field.raw()) }
             case 12:
                 receipt.creationDate = try field.date()
             case 15:
-                if let number = field.undocumentedInteger() { receipt.downloadID = number } else { receipt.otherAttributes.append(field.raw(reader)) }
+                if let number = field.undocumentedInteger() { receipt.downloadID = number } else { receipt.otherAttributes.append(field.raw()) }
             case 16:
                 if let number = field.undocumentedInteger() {
                     receipt.versionExternalIdentifier = number
                 } else {
-                    receipt.otherAttributes.append(field.raw(reader))
+                    receipt.otherAttributes.append(field.raw())
                 }
             case 18:
                 if let date = field.undocumentedDate() {
                     receipt.originalPurchaseDate = date
                 } else {
-                    receipt.otherAttributes.append(field.raw(reader))
+                    receipt.otherAttributes.append(field.raw())
                 }
             case 19:
                 receipt.originalApplicationVersion = try field.string()
             case 21:
                 receipt.expirationDate = try field.date()
             default:
-                receipt.otherAttributes.append(field.raw(reader))
+                receipt.otherAttributes.append(field.raw())
             }
         }
         return receipt
@@ -178,7 +178,7 @@ public enum ReceiptParser {
         let range: Range<Int>
         let base: Int
         if outer.valueNode.isConstructed {
-            let bytes = outer.valueBytes(outerReader)
+            let bytes = outer.valueBytes()
             reader = BERReader(bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8)
             range = 0..<bytes.count
             base = outer.valueNode.contentStart
@@ -217,7 +217,7 @@ public enum ReceiptParser {
         for attribute in root.children {
             let field = try Field(attribute, reader: mutableReader, code: .malformedInAppPurchase, base: base)
             guard let type = field.type else {
-                purchase.otherAttributes.append(field.raw(mutableReader))
+                purchase.otherAttributes.append(field.raw())
                 continue
             }
             if singleValued.contains(type) {
@@ -228,14 +228,14 @@ public enum ReceiptParser {
                             offset: base + attribute.offset
                         )
                     }
-                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    purchase.otherAttributes.append(field.raw())
                     continue
                 }
                 seen.insert(type)
             }
             switch type {
             case 1701:
-                if let number = try field.integer() { purchase.quantity = number } else { purchase.otherAttributes.append(field.raw(mutableReader)) }
+                if let number = try field.integer() { purchase.quantity = number } else { purchase.otherAttributes.append(field.raw()) }
             case 1702: purchase.productID = try field.string()
             case 1703: purchase.transactionID = try field.string()
             case 1704: purchase.purchaseDate = try field.date()
@@ -245,21 +245,21 @@ public enum ReceiptParser {
                 if let number = field.undocumentedInteger() {
                     purchase.productType = ProductType(rawValue: number)
                 } else {
-                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    purchase.otherAttributes.append(field.raw())
                 }
             case 1708: purchase.expiresDate = try field.date()
             case 1711:
                 if let number = try field.integer() {
                     purchase.webOrderLineItemID = number
                 } else {
-                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    purchase.otherAttributes.append(field.raw())
                 }
             case 1712: purchase.cancellationDate = try field.date()
             case 1713:
                 if let number = field.undocumentedInteger() {
                     purchase.isTrialPeriod = number != 0
                 } else {
-                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    purchase.otherAttributes.append(field.raw())
                 }
             case 1719:
                 guard let number = try field.integer() else {
@@ -267,15 +267,15 @@ public enum ReceiptParser {
                 }
                 purchase.isInIntroOfferPeriod = number != 0
             case 1720:
-                purchase.attribute1720 = field.raw(mutableReader)
+                purchase.attribute1720 = field.raw()
             case 1721:
                 if let text = field.undocumentedString() {
                     purchase.promotionalOfferID = text
                 } else {
-                    purchase.otherAttributes.append(field.raw(mutableReader))
+                    purchase.otherAttributes.append(field.raw())
                 }
             default:
-                purchase.otherAttributes.append(field.raw(mutableReader))
+                purchase.otherAttributes.append(field.raw())
             }
         }
         return purchase
@@ -335,10 +335,10 @@ private struct Field {
     }
 
     /// The value octets as an array.
-    func valueBytes(_ reader: BERReader) -> [UInt8] { Array(value) }
+    func valueBytes() -> [UInt8] { Array(value) }
 
     /// The attribute kept raw.
-    func raw(_ reader: BERReader) -> ReceiptAttribute {
+    func raw() -> ReceiptAttribute {
         ReceiptAttribute(typeBytes: typeBytes, versionBytes: versionBytes, value: Array(value))
     }
 
