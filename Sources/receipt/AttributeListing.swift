@@ -59,16 +59,20 @@ struct AttributeListing {
 
     /// Typed attributes that are present, then raw ones as `type  (unnamed)  version V  hex`.
     private static func render(_ typed: [(Int, String, String?)], raw: [ReceiptAttribute], indent: String) -> [String] {
-        var table = TextTable(header: ["TYPE", "NAME", "VALUE"])
+        // Typed and raw attributes together, ordered by type (raw ones with an out-of-range type last).
+        var rows: [(order: Int, cells: [String])] = []
         for (type, name, value) in typed {
             guard let value else { continue }
-            table.rows.append([String(type), name, value])
+            rows.append((type, [String(type), name, value]))
         }
         for attribute in raw {
             let type = attribute.type.map(String.init) ?? "0x" + hex(attribute.typeBytes)
             let version = attribute.version.map(String.init) ?? "0x" + hex(attribute.versionBytes)
-            table.rows.append([type, "(raw, version \(version))", hex(attribute.value)])
+            rows.append((attribute.type ?? Int.max, [type, "(raw, version \(version))", hex(attribute.value)]))
         }
+        var table = TextTable(header: ["TYPE", "NAME", "VALUE"])
+        // Stable: equal types (repeated raw attributes) keep their encoded order.
+        table.rows = rows.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.cells)
         return table.render(indent: indent).split(separator: "\n", omittingEmptySubsequences: false)
             .dropLast().map(String.init)
     }

@@ -25,6 +25,8 @@ struct HumanReport {
             if let digest = report.digestAlgorithm { how += ", \(digest)" }
             if let trust = report.trust { how += ", \(Self.describe(trust))" }
             lines.append(how)
+        } else if let time = report.verificationTime {
+            lines.append("  Checked at:        \(RFC3339Text.string(from: time)) by \(backendName)")
         }
         lines += chainLines(report)
         var text = lines.joined(separator: "\n") + "\n"

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A one-line progress bar on stderr, redrawn in place with a carriage return. Create it only when
 /// stderr is a terminal; used from one task only.
 final class ProgressBar {
@@ -5,6 +13,8 @@ final class ProgressBar {
     private var done = 0
     private var isVisible = false
     private let width = 30
+    /// Whether stdout is the same kind of terminal, so results printed there would land on the bar's line.
+    private let sharesTerminalWithOutput = isatty(1) == 1
 
     /// A bar for `total` items, or nil when there is nothing to show (stderr is not a terminal, or
     /// there are fewer than two items).
@@ -23,16 +33,24 @@ final class ProgressBar {
         draw()
     }
 
-    /// Erases the bar so that other output can be written on a clean line.
-    func clear() {
+    /// Erases the bar so that results can be printed to the terminal on a clean line (nothing to do
+    /// when stdout is redirected).
+    func clearForOutput() {
+        guard sharesTerminalWithOutput else { return }
+        clear()
+    }
+
+    /// Draws the bar again after ``clearForOutput()``.
+    func redrawAfterOutput() {
+        guard sharesTerminalWithOutput, done > 0 else { return }
+        draw()
+    }
+
+    /// Erases the bar.
+    private func clear() {
         guard isVisible else { return }
         StandardError.write("\r\u{1B}[K")
         isVisible = false
-    }
-
-    /// Draws the bar again after ``clear()``.
-    func redraw() {
-        if done > 0 { draw() }
     }
 
     /// Erases the bar for good.

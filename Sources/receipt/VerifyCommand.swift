@@ -116,10 +116,10 @@ struct VerifyCommand: AsyncParsableCommand {
         var tally = VerificationTally()
         await runner.run(inputs, progress: progress) { outcome in
             tally.count(outcome.status)
-            progress?.clear()
+            progress?.clearForOutput()
             writer.write(outcome, index: tally.total - 1, of: inputs.count)
             StandardOutput.flush()
-            progress?.redraw()
+            progress?.redrawAfterOutput()
         }
         writer.finish(count: inputs.count)
         StandardOutput.flush()

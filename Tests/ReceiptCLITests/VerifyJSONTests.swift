@@ -64,6 +64,6 @@ struct VerifyJSONTests {
         #expect(result.status == 0, "\(result.stdout)")
         let array = try JSONDecoder().decode([VerifyOutputShape].self, from: Data(result.stdout.utf8))
         #expect(array.map { URL(fileURLWithPath: $0.file).lastPathComponent } == names)
-        #expect(array.allSatisfy(\.valid))
+        #expect(array.allSatisfy { $0.valid })
     }
 }
