@@ -28,7 +28,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// (`6c:40:08:b5:94:5e` or with `-`), or plain hex (an even number of hex digits).
     /// Returns `nil` for anything else.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         if trimmed.count == 36, let uuid = UUID(uuidString: trimmed) {
             self.init(uuid: uuid)
             return
