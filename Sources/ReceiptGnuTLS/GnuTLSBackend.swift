@@ -196,7 +196,8 @@ public final class GnuTLSBackend: CryptoBackend {
         guard let match else {
             throw ReceiptValidationError(
                 .untrustedChain,
-                "The signer's certificate is not among the certificates embedded in the signedData."
+                "The signer's certificate is not among the certificates embedded in the signedData.",
+                libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_SIGNER_NOT_FOUND)
             )
         }
         return match
@@ -209,21 +210,24 @@ public final class GnuTLSBackend: CryptoBackend {
             guard let notBefore = certificate.activationTime, let notAfter = certificate.expirationTime else {
                 throw ReceiptValidationError(
                     .untrustedChain,
-                    "GnuTLS could not read the validity period of \(certificate.subjectDescription)."
+                    "GnuTLS could not read the validity period of \(certificate.subjectDescription).",
+                    libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_CERTIFICATE_TIME_ERROR)
                 )
             }
             if Double(notBefore) > seconds {
                 throw ReceiptValidationError(
                     .certificateNotYetValid,
                     "\(certificate.subjectDescription) is not valid before \(Date(timeIntervalSince1970: Double(notBefore))) "
-                        + "(verification time \(time))."
+                        + "(verification time \(time)).",
+                    libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_NOT_ACTIVATED)
                 )
             }
             if Double(notAfter) < seconds {
                 throw ReceiptValidationError(
                     .certificateExpired,
                     "\(certificate.subjectDescription) expired at \(Date(timeIntervalSince1970: Double(notAfter))) "
-                        + "(verification time \(time))."
+                        + "(verification time \(time)).",
+                    libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_EXPIRED)
                 )
             }
         }
@@ -240,12 +244,16 @@ public final class GnuTLSBackend: CryptoBackend {
         let algorithm = info.algorithm
         let hash = gnutls_sign_get_hash_algorithm(algorithm)
         guard hash != GNUTLS_DIG_UNKNOWN, let hashOIDPointer = gnutls_digest_get_oid(hash) else {
-            throw ReceiptValidationError(.invalidSignature, "The signature algorithm has no known digest.")
+            throw ReceiptValidationError(
+                .invalidSignature, "The signature algorithm has no known digest.",
+                libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
+            )
         }
         guard String(cString: hashOIDPointer) == layout.digestAlgorithmOID else {
             throw ReceiptValidationError(
                 .invalidSignature,
-                "The signer's digestAlgorithm \(layout.digestAlgorithmOID) differs from its signature algorithm's digest."
+                "The signer's digestAlgorithm \(layout.digestAlgorithmOID) differs from its signature algorithm's digest.",
+                libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
             )
         }
 
@@ -255,19 +263,22 @@ public final class GnuTLSBackend: CryptoBackend {
                   digests.count == 1
             else {
                 throw ReceiptValidationError(
-                    .invalidSignature, "The signed attributes do not hold exactly one messageDigest."
+                    .invalidSignature, "The signed attributes do not hold exactly one messageDigest.",
+                    libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
                 )
             }
             guard digests[0] == (try digest(content, with: hash)) else {
                 throw ReceiptValidationError(
-                    .invalidSignature, "The messageDigest attribute does not match the content."
+                    .invalidSignature, "The messageDigest attribute does not match the content.",
+                    libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
                 )
             }
             guard let contentTypes = info.signedAttributeValues(oid: contentTypeOID, octetString: false),
                   contentTypes.count <= 1, contentTypes.allSatisfy({ $0 == contentType })
             else {
                 throw ReceiptValidationError(
-                    .invalidSignature, "The contentType attribute does not match the encapsulated content type."
+                    .invalidSignature, "The contentType attribute does not match the encapsulated content type.",
+                    libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
                 )
             }
             signedBytes = attributes
@@ -312,7 +323,10 @@ public final class GnuTLSBackend: CryptoBackend {
     private static func digest(_ bytes: [UInt8], with hash: gnutls_digest_algorithm_t) throws(ReceiptValidationError) -> [UInt8] {
         let length = Int(gnutls_hash_get_len(hash))
         guard length > 0 else {
-            throw ReceiptValidationError(.invalidSignature, "The signer's digest algorithm is not supported.")
+            throw ReceiptValidationError(
+                .invalidSignature, "The signer's digest algorithm is not supported.",
+                libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
+            )
         }
         var output = [UInt8](repeating: 0, count: length)
         let status = bytes.withUnsafeBytes { input in

@@ -59,7 +59,8 @@ enum GnuTLSChainBuilder {
             guard chain.count < maximumLength else {
                 throw ReceiptValidationError(
                     .untrustedChain,
-                    "The signer's certificate chain is longer than \(maximumLength) certificates."
+                    "The signer's certificate chain is longer than \(maximumLength) certificates.",
+                    libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_SIGNER_CONSTRAINTS_FAILURE)
                 )
             }
             let unused = embedded.filter { candidate in
@@ -86,7 +87,8 @@ enum GnuTLSChainBuilder {
             throw ReceiptValidationError(
                 .untrustedChain,
                 "No trust anchor or embedded certificate issued \(current.subjectDescription) "
-                    + "(issuer \(current.issuerDescription))."
+                    + "(issuer \(current.issuerDescription)).",
+                libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_SIGNER_NOT_FOUND)
             )
         }
     }

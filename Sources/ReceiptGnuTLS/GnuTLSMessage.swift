@@ -9,6 +9,13 @@ enum GnuTLSMessage {
         return String(cString: cString)
     }
 
+    /// GnuTLS's text for a verification status the adapter decided itself (for example a
+    /// certificate expired at the caller's time, checked in Swift), so that every failure carries
+    /// the library's wording.
+    static func verificationText(for status: gnutls_certificate_status_t) -> String {
+        verificationText(for: UInt32(GNUTLS_CERT_INVALID.rawValue) | UInt32(status.rawValue))
+    }
+
     /// `gnutls_certificate_verification_status_print` for a non-zero verification status.
     static func verificationText(for status: UInt32) -> String {
         let printed = GnuTLSDatum.taking { output in

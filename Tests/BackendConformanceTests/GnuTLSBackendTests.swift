@@ -12,19 +12,19 @@ struct GnuTLSBackendTests {
 
     // MARK: Real receipts
 
-    @Test("real receipt verifies at its creation time with the exact signed content", arguments: RealReceipt.all)
-    func realReceiptVerifiesAtCreation(receipt: RealReceipt) throws {
+    @Test("real receipt verifies at its creation time with the exact signed content", arguments: GnuTLSRealReceipt.all)
+    func realReceiptVerifiesAtCreation(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
         let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
-        #expect(SHA256.hex(result.content) == receipt.payloadSHA256)
+        #expect(TestSHA256.hex(result.content) == receipt.payloadSHA256)
         #expect(result.digestAlgorithm.description == receipt.digestAlgorithm)
         #expect(result.hasSignedAttributes == false)
         #expect(result.signerChain.count == (receipt.isXcode ? 1 : 3))
         #expect(result.signerChain.last == store.anchors.first)
     }
 
-    @Test("real Apple receipt fails now with certificate_expired", arguments: RealReceipt.all.filter { !$0.isXcode })
-    func realAppleReceiptExpiredNow(receipt: RealReceipt) throws {
+    @Test("real Apple receipt fails now with certificate_expired", arguments: GnuTLSRealReceipt.all.filter { !$0.isXcode })
+    func realAppleReceiptExpiredNow(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
         let error = #expect(throws: ReceiptValidationError.self) {
             try backend.verifySignedData(receipt.bytes, trustStore: store, at: Date())
@@ -32,8 +32,8 @@ struct GnuTLSBackendTests {
         #expect(error?.code == .certificateExpired)
     }
 
-    @Test("Xcode receipt does not chain to the Apple root", arguments: RealReceipt.all.filter(\.isXcode))
-    func xcodeReceiptUntrustedUnderAppleRoot(receipt: RealReceipt) throws {
+    @Test("Xcode receipt does not chain to the Apple root", arguments: GnuTLSRealReceipt.all.filter(\.isXcode))
+    func xcodeReceiptUntrustedUnderAppleRoot(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate("real/certs/AppleIncRootCertificate.cer")])
         let error = #expect(throws: ReceiptValidationError.self) {
             try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
@@ -41,8 +41,8 @@ struct GnuTLSBackendTests {
         #expect(error?.code == .untrustedChain)
     }
 
-    @Test("one flipped content byte fails with invalid_signature", arguments: RealReceipt.all)
-    func flippedContentByte(receipt: RealReceipt) throws {
+    @Test("one flipped content byte fails with invalid_signature", arguments: GnuTLSRealReceipt.all)
+    func flippedContentByte(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
         let verified = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
         let probe = Array(verified.content.prefix(24))
@@ -57,8 +57,8 @@ struct GnuTLSBackendTests {
 
     // MARK: Generated fixtures
 
-    @Test("generated receipt is classified like every backend must", arguments: GeneratedCase.all)
-    func generatedCase(testCase: GeneratedCase) throws {
+    @Test("generated receipt is classified like every backend must", arguments: GnuTLSGeneratedCase.all)
+    func generatedCase(testCase: GnuTLSGeneratedCase) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(testCase.anchor)])
         let bytes = try fixture(testCase.file)
         if let expected = testCase.expectedError {
@@ -142,14 +142,14 @@ struct GnuTLSBackendTests {
     @Test("one trust store serves many concurrent verifications")
     func concurrentVerification() async throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate("real/certs/AppleIncRootCertificate.cer")])
-        let receipts = RealReceipt.all.filter { !$0.isXcode }
+        let receipts = GnuTLSRealReceipt.all.filter { !$0.isXcode }
         let backend = self.backend
         let hashes = try await withThrowingTaskGroup(of: Bool.self) { group in
             for round in 0..<64 {
                 let receipt = receipts[round % receipts.count]
                 group.addTask {
                     let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
-                    return SHA256.hex(result.content) == receipt.payloadSHA256
+                    return TestSHA256.hex(result.content) == receipt.payloadSHA256
                 }
             }
             return try await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -184,7 +184,7 @@ private func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
 }
 
 /// One real receipt with the facts from `Fixtures/real/expected/<name>.json`.
-struct RealReceipt: Sendable, CustomTestStringConvertible {
+struct GnuTLSRealReceipt: Sendable, CustomTestStringConvertible {
     let name: String
     let bytes: [UInt8]
     let anchorPath: String
@@ -194,11 +194,11 @@ struct RealReceipt: Sendable, CustomTestStringConvertible {
     var isXcode: Bool { anchorPath.hasSuffix("StoreKitTestCertificate.cer") }
     var testDescription: String { name }
 
-    static let all: [RealReceipt] = {
+    static let all: [GnuTLSRealReceipt] = {
         let directory = fixturesURL.appendingPathComponent("real/expected")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted()
-        return names.compactMap { file -> RealReceipt? in
+        return names.compactMap { file -> GnuTLSRealReceipt? in
             let name = String(file.dropLast(5))
             guard let data = try? Data(contentsOf: directory.appendingPathComponent(file)),
                   let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
@@ -211,7 +211,7 @@ struct RealReceipt: Sendable, CustomTestStringConvertible {
                   let digest = signers.first?["digest_algorithm"] as? String,
                   let bytes = try? fixture("real/receipts/\(name).receipt")
             else { return nil }
-            return RealReceipt(
+            return GnuTLSRealReceipt(
                 name: name, bytes: bytes, anchorPath: "real/\(anchor)",
                 verificationTime: Date(timeIntervalSince1970: time), payloadSHA256: payload, digestAlgorithm: digest
             )
@@ -220,7 +220,7 @@ struct RealReceipt: Sendable, CustomTestStringConvertible {
 }
 
 /// A generated fixture with the backend-level outcome (payload and Apple-policy failures verify).
-struct GeneratedCase: Sendable, CustomTestStringConvertible {
+struct GnuTLSGeneratedCase: Sendable, CustomTestStringConvertible {
     let file: String
     let anchor: String
     let time: Date
@@ -229,14 +229,14 @@ struct GeneratedCase: Sendable, CustomTestStringConvertible {
 
     static let creation = Date(timeIntervalSince1970: 1_717_243_200)  // 2024-06-01T12:00:00Z
 
-    static let all: [GeneratedCase] = {
+    static let all: [GnuTLSGeneratedCase] = {
         let root = "generated/pki/root.cer"
-        func receipt(_ name: String, _ error: ReceiptValidationError.Code?, time: Date = creation, anchor: String = root) -> GeneratedCase {
-            GeneratedCase(file: "generated/receipts/\(name).receipt", anchor: anchor, time: time, expectedError: error)
+        func receipt(_ name: String, _ error: ReceiptValidationError.Code?, time: Date = creation, anchor: String = root) -> GnuTLSGeneratedCase {
+            GnuTLSGeneratedCase(file: "generated/receipts/\(name).receipt", anchor: anchor, time: time, expectedError: error)
         }
-        func hostile(_ name: String, _ error: ReceiptValidationError.Code?) -> GeneratedCase {
+        func hostile(_ name: String, _ error: ReceiptValidationError.Code?) -> GnuTLSGeneratedCase {
             let file = name.contains(".") ? "generated/hostile/\(name)" : "generated/hostile/\(name).receipt"
-            return GeneratedCase(file: file, anchor: root, time: creation, expectedError: error)
+            return GnuTLSGeneratedCase(file: file, anchor: root, time: creation, expectedError: error)
         }
         let y2018 = Date(timeIntervalSince1970: 1_527_854_400)
         return [
@@ -273,45 +273,4 @@ struct GeneratedCase: Sendable, CustomTestStringConvertible {
     }()
 }
 
-/// A small SHA-256 (FIPS 180-4) so content checks do not depend on the backend under test.
-enum SHA256 {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
-
-    static func hex(_ message: [UInt8]) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var data = message + [0x80]
-        while data.count % 64 != 56 { data.append(0) }
-        let bits = UInt64(message.count) * 8
-        data += (0..<8).map { UInt8(truncatingIfNeeded: bits >> (56 - 8 * UInt64($0))) }
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            var w = [UInt32](repeating: 0, count: 64)
-            for i in 0..<16 {
-                w[i] = (0..<4).reduce(UInt32(0)) { ($0 << 8) | UInt32(data[chunk + 4 * i + $1]) }
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            for (i, v) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] = h[i] &+ v }
-        }
-        return h.map { String(format: "%08x", $0) }.joined()
-    }
-}
 #endif
