@@ -109,7 +109,7 @@ enum OpenSSLSignedDataVerifier {
             throw ReceiptValidationError(.notSigned, "The signedData does not encapsulate id-data content.")
         }
         guard let octets = contents.pointee.d.data else {
-            throw ReceiptValidationError(.notSigned, "The signedData has no encapsulated content (detached signature).")
+            throw ReceiptValidationError(.notSigned, "The signedData has no encapsulated content (a detached or certificates-only structure).")
         }
         guard let signerInfos = PKCS7_get_signer_info(pkcs7) else {
             throw ReceiptValidationError(.notSigned, "The signedData has no signer.")
