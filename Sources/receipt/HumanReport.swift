@@ -12,7 +12,7 @@ struct HumanReport {
     /// The whole block, ending with a newline.
     var text: String {
         var lines: [String] = []
-        lines.append("\(outcome.label): \(verdict)")
+        lines.append("\(outcome.label == "-" ? "(stdin)" : outcome.label): \(verdict)")
         let report = outcome.report
         if let receipt = report.receipt {
             if !report.isValid {
