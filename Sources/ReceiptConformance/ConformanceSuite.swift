@@ -48,10 +48,8 @@ public struct ConformanceSuite: Sendable {
                     validator = try made.get()
                 }
                 actual = Self.outcome(validator.report(contentsOf: fixturesDirectory.appendingPathComponent(testCase.file)))
-            } catch let error as ReceiptValidationError {
-                actual = .failure(error.code)
             } catch {
-                actual = .failure(.backendFailure)
+                actual = .failure(error.code)
             }
             results.append(ConformanceResult(testCase: testCase, backendName: backend.name, expected: Self.expectedOutcome(testCase), actual: actual))
         }
