@@ -112,13 +112,12 @@ final class GnuTLSSignerInfo {
         storage = .allocate(capacity: 1)
         // Zeroed, so that deinit is safe even when GnuTLS failed before touching it
         // (gnutls_pkcs7_get_signature_info zeroes it again on entry and on failure).
-        UnsafeMutableRawPointer(storage).initializeMemory(
-            as: UInt8.self, repeating: 0, count: MemoryLayout<gnutls_pkcs7_signature_info_st>.size
-        )
+        storage.initialize(to: gnutls_pkcs7_signature_info_st())
     }
 
     deinit {
         gnutls_pkcs7_signature_info_deinit(storage)
+        storage.deinitialize(count: 1)
         storage.deallocate()
     }
 
