@@ -99,9 +99,12 @@ public final class GnuTLSBackend: CryptoBackend {
 
         // 4. Signatures.
         for signer in signers {
+            guard let leaf = signer.chain.first else {
+                throw ReceiptValidationError(.untrustedChain, "The signer's certificate chain is empty.")
+            }
             try Self.verifySignature(
                 info: signer.info, layout: signer.layout, contentType: layout.contentTypeTLV,
-                content: content, leaf: signer.chain[0]
+                content: content, leaf: leaf
             )
         }
 
