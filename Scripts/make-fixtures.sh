@@ -205,6 +205,9 @@ cat "$PKI/leaf.pem" "$PKI/intermediate.pem" >"$WORK/chain.pem"
 openssl crl2pkcs7 -nocrl -certfile "$WORK/chain.pem" -outform DER \
     -out "$HOSTILE/not-signed-certs-only.receipt"
 made "$HOSTILE/not-signed-certs-only.receipt"
+# Two SignerInfos: ReceiptKit supports exactly one signer (Apple receipts have one), on every backend.
+sign "$HOSTILE/not-signed-two-signers.receipt" valid leaf "$CHAIN" sha256 noattr der \
+    -signer "$PKI/leaf-sha1.pem" -inkey "$KEYS/leaf-sha1.key"
 
 say "Hostile: untrusted chains:"
 sign "$HOSTILE/untrusted-other-root.receipt" valid other-leaf "other-intermediate other-root" sha256 noattr der
@@ -250,6 +253,9 @@ sign "$HOSTILE/missing-marker-leaf.receipt" valid leaf-nomarker "intermediate ro
 say "Hostile: certificate time:"
 sign "$HOSTILE/certificate-not-yet-valid.receipt" valid leaf-future "intermediate-future root" sha256 noattr der
 sign "$HOSTILE/creation-date-in-future.receipt" valid-2044 leaf "$CHAIN" sha256 noattr der
+
+say "Policy: a validly signed receipt whose own expiration date has passed:"
+sign "$HOSTILE/policy-receipt-expired.receipt" policy-receipt-expired leaf "$CHAIN" sha256 noattr der
 
 say "Hostile: malformed payloads and missing components (validly signed):"
 for f in "$PAYLOADS"/malformed-*.der "$PAYLOADS"/missing-*.der "$PAYLOADS"/hash-*.der; do

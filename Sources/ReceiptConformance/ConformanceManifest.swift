@@ -33,6 +33,10 @@ public struct ConformanceCase: Codable, Sendable, Hashable, CustomStringConverti
     public var time: String?
     /// A device identifier (UUID, MAC or hex): when present the GUID hash is checked.
     public var deviceID: String?
+    /// The bundle id the validator is configured to require, if any.
+    public var expectedBundleID: String?
+    /// The application version the validator is configured to require, if any.
+    public var expectedApplicationVersion: String?
     /// The expected outcome.
     public var expect: Expectation
 
@@ -42,6 +46,8 @@ public struct ConformanceCase: Codable, Sendable, Hashable, CustomStringConverti
     enum CodingKeys: String, CodingKey {
         case name, file, category, anchors, policy, time, expect
         case deviceID = "device_id"
+        case expectedBundleID = "expected_bundle_id"
+        case expectedApplicationVersion = "expected_app_version"
     }
 
     /// The expected outcome of a case: valid with key fields, or a failure code.

@@ -116,6 +116,8 @@ private struct ValidatorKey: Hashable {
     var storeKit: Certificate?
     var time: VerificationTime
     var deviceID: String?
+    var expectedBundleID: String?
+    var expectedApplicationVersion: String?
 
     init(_ testCase: ConformanceCase, fixturesDirectory: URL) throws(ReceiptValidationError) {
         var anchors: [Certificate] = []
@@ -151,13 +153,20 @@ private struct ValidatorKey: Hashable {
             self.time = .fixed(date)
         }
         self.deviceID = testCase.deviceID
+        self.expectedBundleID = testCase.expectedBundleID
+        self.expectedApplicationVersion = testCase.expectedApplicationVersion
     }
 
     func makeValidator(backend: any CryptoBackend) throws(ReceiptValidationError) -> ReceiptValidator {
         // Anchors from files go through the backend (DER or PEM) like any user's anchors.
         var loaded: [Certificate] = []
         for anchor in anchors { loaded.append(try backend.loadCertificate(anchor.derBytes)) }
-        var configuration = ReceiptValidator.Configuration(trustAnchors: loaded, verificationTime: time)
+        var configuration = ReceiptValidator.Configuration(
+            trustAnchors: loaded,
+            verificationTime: time,
+            expectedBundleID: expectedBundleID,
+            expectedApplicationVersion: expectedApplicationVersion
+        )
         if let storeKit {
             configuration.acceptsStoreKitTestReceipts = true
             configuration.storeKitTestCertificate = try backend.loadCertificate(storeKit.derBytes)

@@ -56,66 +56,55 @@ public final class GnuTLSBackend: CryptoBackend {
         // 1. Structure: not PKCS #7, not signed.
         let pkcs7 = try GnuTLSPKCS7(bytes: bytes)
         let signerCount = pkcs7.signerCount
-        guard signerCount > 0 else {
-            throw ReceiptValidationError(.notSigned, "The signedData has no SignerInfo.")
+        guard signerCount == 1 else {
+            throw ReceiptValidationError(
+                .notSigned,
+                signerCount <= 0 ? "The signedData has no signer." : "The signedData has \(signerCount) signers; exactly one is supported."
+            )
         }
         let layout = try GnuTLSPKCS7.layout(of: bytes)
         let content = try pkcs7.content(present: layout.hasContent)
         let embedded = try embeddedCertificates(of: pkcs7)
 
-        var signerInfos: [(info: GnuTLSSignerInfo, layout: SignedDataLayout.Signer)] = []
-        for index in 0..<signerCount {
-            let read = pkcs7.signerInfo(at: index)
-            guard let info = read.info else {
-                throw ReceiptValidationError(
-                    .invalidSignature,
-                    "GnuTLS could not read SignerInfo \(index) (unsupported or malformed signature algorithm).",
-                    libraryMessage: GnuTLSMessage.text(for: read.status)
-                )
-            }
-            let signature = info.signature
-            let matching = layout.signers.filter { $0.signature == signature }
-            guard matching.count == 1, let signerLayout = matching.first else {
-                throw ReceiptValidationError(
-                    .backendFailure,
-                    "SignerInfo \(index) could not be matched to GnuTLS's re-encoding of the signedData."
-                )
-            }
-            signerInfos.append((info, signerLayout))
+        let read = pkcs7.signerInfo(at: 0)
+        guard let info = read.info else {
+            throw ReceiptValidationError(
+                .invalidSignature,
+                "GnuTLS could not read the SignerInfo (unsupported or malformed signature algorithm).",
+                libraryMessage: GnuTLSMessage.text(for: read.status)
+            )
         }
-
-        // 2. Chain to the caller's anchors (time checks disabled).
-        var signers: [(info: GnuTLSSignerInfo, layout: SignedDataLayout.Signer, chain: [GnuTLSX509Certificate])] = []
-        for signer in signerInfos {
-            let leaf = try signerCertificate(for: signer.info, among: embedded)
-            let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
-            signers.append((signer.info, signer.layout, chain))
-        }
-
-        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf.
-        for signer in signers {
-            try Self.checkValidity(of: signer.chain, at: time)
-        }
-
-        // 4. Signatures.
-        for signer in signers {
-            guard let leaf = signer.chain.first else {
-                throw ReceiptValidationError(.untrustedChain, "The signer's certificate chain is empty.")
-            }
-            try Self.verifySignature(
-                info: signer.info, layout: signer.layout, contentType: layout.contentTypeTLV,
-                content: content, leaf: leaf
+        let signature = info.signature
+        let matching = layout.signers.filter { $0.signature == signature }
+        guard matching.count == 1, let signerLayout = matching.first else {
+            throw ReceiptValidationError(
+                .backendFailure,
+                "The SignerInfo could not be matched to GnuTLS's re-encoding of the signedData."
             )
         }
 
-        guard let first = signers.first else {
-            throw ReceiptValidationError(.notSigned, "The signedData has no SignerInfo.")
+        // 2. Chain to the caller's anchors (time checks disabled).
+        let leaf = try signerCertificate(for: info, among: embedded)
+        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
+
+        guard let verifiedLeaf = chain.first else {
+            throw ReceiptValidationError(.untrustedChain, "GnuTLS returned an empty chain for the signer.")
         }
+
+        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf.
+        try Self.checkValidity(of: chain, at: time)
+
+        // 4. The signature.
+        try Self.verifySignature(
+            info: info, layout: signerLayout, contentType: layout.contentTypeTLV,
+            content: content, leaf: verifiedLeaf
+        )
+
         return VerifiedSignedData(
             content: content,
-            signerChain: first.chain.map { Certificate(derBytes: $0.derBytes) },
-            digestAlgorithm: DigestAlgorithm(oid: first.layout.digestAlgorithmOID),
-            hasSignedAttributes: first.layout.signedAttributes != nil
+            signerChain: chain.map { Certificate(derBytes: $0.derBytes) },
+            digestAlgorithm: DigestAlgorithm(oid: signerLayout.digestAlgorithmOID),
+            hasSignedAttributes: signerLayout.signedAttributes != nil
         )
     }
 

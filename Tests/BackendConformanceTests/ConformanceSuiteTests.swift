@@ -16,7 +16,7 @@ import Testing
         let manifest = try ConformanceManifest(contentsOf: Self.fixtures.appendingPathComponent("manifest.json"))
         let categories = Set(manifest.cases.map(\.category))
         for required in ["valid", "not-pkcs7", "not-signed", "untrusted-chain", "tampered-content", "bad-signature",
-                         "missing-marker", "certificate-time", "malformed-payload", "real-apple", "real-xcode", "legacy"] {
+                         "missing-marker", "certificate-time", "malformed-payload", "policy", "missing-component", "hash", "real-apple", "real-xcode", "legacy"] {
             #expect(categories.contains(required), "no case in category \(required)")
         }
         #expect(Set(manifest.cases.map(\.name)).count == manifest.cases.count, "case names must be unique")
