@@ -1,0 +1,13 @@
+// libFuzzer target: the whole ReceiptValidator on the OpenSSL backend (generated test root and Apple root
+// as anchors, Xcode opt-in on, fixed "now"), with the report invariants checked on every input.
+import FuzzSupport
+import ReceiptKit
+
+private let validator = FuzzValidators.require(backend: "openssl")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzValidatorOpenSSL(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let bytes = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
+    ReportInvariants.enforce(validator.report(for: bytes))
+    return 0
+}

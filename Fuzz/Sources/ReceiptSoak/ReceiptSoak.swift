@@ -1,0 +1,167 @@
+import Foundation
+import FuzzSupport
+import ReceiptKit
+
+/// Soak, leak and concurrency-stress runs over the mixed fixture workload (Scripts/leak-check.sh).
+///
+///     ReceiptSoak leak   [--iterations N] [--sample-every N] [--backend NAME]...
+///     ReceiptSoak stress [--tasks N] [--iterations N] [--backend NAME]...
+///
+/// `leak` runs N validations per backend in this process on one shared validator, cycling through
+/// real receipts, generated valid receipts and the hostile corpus, and prints VmRSS every
+/// `--sample-every` validations; built with AddressSanitizer, LeakSanitizer reports any leak at exit.
+/// `stress` validates every input once sequentially, then runs `--tasks` tasks × `--iterations`
+/// validations concurrently on the same validator and checks every result equals the sequential one.
+/// Exit status 0 when everything held, 1 on a mismatch, an invariant violation or non-flat memory.
+@main
+struct ReceiptSoak {
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let mode = arguments.first else { usage() }
+        arguments.removeFirst()
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            let name = arguments[index]
+            guard index + 1 < arguments.count else { usage() }
+            let value = arguments[index + 1]
+            switch name {
+            case "--iterations": options.iterations = Int(value) ?? usage()
+            case "--sample-every": options.sampleEvery = Int(value) ?? usage()
+            case "--tasks": options.tasks = Int(value) ?? usage()
+            case "--backend": options.backends.append(value)
+            default: usage()
+            }
+            index += 2
+        }
+        if options.backends.isEmpty { options.backends = ["openssl", "gnutls"] }
+
+        let workload = FuzzFixtures.mixedWorkload()
+        guard workload.count > 20 else {
+            print("ReceiptSoak: the fixture workload is missing (\(workload.count) inputs)")
+            exit(2)
+        }
+        var failed = false
+        for backend in options.backends {
+            let validator = FuzzValidators.require(backend: backend)
+            switch mode {
+            case "leak": failed = !leak(validator, workload, options) || failed
+            case "stress": failed = await !stress(validator, workload, options) || failed
+            default: usage()
+            }
+        }
+        exit(failed ? 1 : 0)
+    }
+
+    struct Options {
+        var iterations = 100_000
+        var sampleEvery = 10_000
+        var tasks = 8
+        var backends: [String] = []
+    }
+
+    static func usage() -> Never {
+        print("usage: ReceiptSoak leak|stress [--iterations N] [--sample-every N] [--tasks N] [--backend openssl|gnutls]...")
+        exit(2)
+    }
+
+    /// Resident set size in KiB from /proc/self/status (0 where unavailable).
+    static func residentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+
+    // MARK: leak
+
+    static func leak(_ validator: ReceiptValidator, _ workload: [(name: String, bytes: [UInt8])], _ options: Options) -> Bool {
+        let name = validator.backend.name
+        print("== leak: \(name): \(options.iterations) validations over \(workload.count) inputs, VmRSS every \(options.sampleEvery)")
+        var tally: [String: Int] = [:]
+        var samples: [(Int, Int)] = []
+        var ok = true
+        let started = Date()
+        for iteration in 1...options.iterations {
+            let report = validator.report(for: workload[iteration % workload.count].bytes)
+            if let violation = ReportInvariants.violation(in: report) {
+                print("INVARIANT VIOLATED on \(workload[iteration % workload.count].name): \(violation)")
+                ok = false
+            }
+            tally[report.isValid ? "valid" : report.error?.code.rawValue ?? "?", default: 0] += 1
+            if iteration % options.sampleEvery == 0 {
+                let rss = residentKiB()
+                samples.append((iteration, rss))
+                print(String(format: "  %7d validations  VmRSS %7d KiB", iteration, rss))
+            }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let outcomes = tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        print("  outcomes: \(outcomes)")
+        print(String(format: "  %.1f s, %.0f validations/s", seconds, Double(options.iterations) / seconds))
+        // Flat after warm-up: ignore the first two samples (trust stores, caches, allocator pools,
+        // ASan's quarantine filling), then the growth from the first kept sample to the last must stay
+        // under 8 MiB (a leak of even 100 bytes per validation would add ~8 MiB over 80,000).
+        let kept = samples.dropFirst(2)
+        if let first = kept.first, let last = kept.last {
+            let growth = last.1 - first.1
+            let peak = kept.map(\.1).max() ?? 0
+            let flat = growth < 8 * 1024
+            print("  VmRSS after warm-up: \(first.1) KiB at \(first.0) → \(last.1) KiB at \(last.0) (growth \(growth) KiB, peak \(peak) KiB): \(flat ? "flat" : "GROWING")")
+            ok = ok && flat
+        }
+        let valid = tally["valid"] ?? 0
+        if valid == 0 || valid == options.iterations {
+            print("  workload is not mixed (valid \(valid) of \(options.iterations))")
+            ok = false
+        }
+        return ok
+    }
+
+    // MARK: stress
+
+    static func stress(_ validator: ReceiptValidator, _ workload: [(name: String, bytes: [UInt8])], _ options: Options) async -> Bool {
+        let name = validator.backend.name
+        let expected = workload.map { ReportSummary(validator.report(for: $0.bytes)) }
+        let validCount = expected.filter(\.isValid).count
+        print("== stress: \(name): \(options.tasks) tasks × \(options.iterations) validations on one validator; sequential baseline: \(validCount) valid, \(expected.count - validCount) invalid of \(expected.count)")
+        let inputs = workload.map(\.bytes)
+        let started = Date()
+        let (mismatchCount, mismatches) = await withTaskGroup(of: (Int, [String]).self) { group in
+            for task in 0..<options.tasks {
+                group.addTask {
+                    var found: [String] = []
+                    var count = 0
+                    for iteration in 0..<options.iterations {
+                        // Each task walks the inputs from a different offset so that different
+                        // inputs are in flight at once.
+                        let index = (iteration * 7 + task * 13) % inputs.count
+                        let summary = ReportSummary(validator.report(for: inputs[index]))
+                        if summary != expected[index] {
+                            count += 1
+                        }
+                        if summary != expected[index], found.count < 10 {
+                            found.append("task \(task) iteration \(iteration) input \(index): \(summary) vs sequential \(expected[index])")
+                        }
+                        if iteration % 64 == 0 { await Task.yield() }
+                    }
+                    return (count, found)
+                }
+            }
+            var total = 0
+            var all: [String] = []
+            for await (count, found) in group {
+                total += count
+                all += found
+            }
+            return (total, all)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        let total = options.tasks * options.iterations
+        print(String(format: "  %d concurrent validations in %.1f s (%.0f/s): %@", total, seconds, Double(total) / seconds,
+                     mismatchCount == 0 ? "every result identical to the sequential run" : "\(mismatchCount) MISMATCHES"))
+        for mismatch in mismatches.prefix(10) { print("  \(mismatch)") }
+        return mismatchCount == 0
+    }
+}
