@@ -41,10 +41,13 @@ build() {
         # --sanitize=fuzzer tells SwiftPM to link libFuzzer's main (it does not rename ours away);
         # the combined -Xswiftc -sanitize=fuzzer,address is what makes swiftc instrument every module
         # for coverage: with two separate -sanitize= flags the last one wins and coverage is lost.
+        set +e
         swift build -c release --product "$product" --sanitize=fuzzer --sanitize=address \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --scratch-path "$scratch" 2>&1 |
-            grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" >&2 || true
-        [[ -x "$scratch/release/$product" ]] || { echo "fuzz.sh: building $product failed" >&2; exit 1; }
+            grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" >&2
+        built=${PIPESTATUS[0]}
+        set -e
+        [[ $built -eq 0 && -x "$scratch/release/$product" ]] || { echo "fuzz.sh: building $product failed" >&2; exit 1; }
     ) 9>"$root/Fuzz/.build-lock"
     echo "$scratch/release/$product"
 }

@@ -20,9 +20,13 @@ stress_iterations="${2:-10000}"
 build() {  # scratch-suffix, extra flags...
     local scratch="$root/Fuzz/.build-$1"
     shift
+    local built
+    set +e
     (cd "$root/Fuzz" && swift build -c release --product ReceiptSoak --scratch-path "$scratch" "$@" 2>&1 |
-        grep -v -e "Cannot export local symbol" >&2 || true)
-    [[ -x "$scratch/release/ReceiptSoak" ]] || { echo "leak-check: building ReceiptSoak ($scratch) failed" >&2; exit 1; }
+        grep -v -e "Cannot export local symbol" >&2; exit "${PIPESTATUS[0]}")
+    built=$?
+    set -e
+    [[ $built -eq 0 && -x "$scratch/release/ReceiptSoak" ]] || { echo "leak-check: building ReceiptSoak ($scratch) failed" >&2; exit 1; }
     echo "$scratch/release/ReceiptSoak"
 }
 
