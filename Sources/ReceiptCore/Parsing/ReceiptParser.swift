@@ -40,6 +40,7 @@ public enum ReceiptParser {
     ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` with the byte offset of the problem.
     public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         let (reader, attributes) = try topLevelAttributes(payload)
+        try checkInAppPurchaseCount(attributes, reader: reader)
         var receipt = Receipt()
         var seen = Set<Int>()
         let singleValued: Set<Int> = [0, 1, 2, 3, 4, 5, 8, 10, 12, 15, 16, 18, 19, 21]
@@ -168,6 +169,24 @@ public enum ReceiptParser {
             )
         }
         return (reader, root.children)
+    }
+
+    /// Rejects a payload with more than ``maximumInAppPurchaseCount`` type 17 attributes before any
+    /// purchase is decoded (a cheap look at each attribute's type INTEGER).
+    private static func checkInAppPurchaseCount(_ attributes: [BERNode], reader: BERReader) throws(ReceiptValidationError) {
+        var count = 0
+        for attribute in attributes {
+            guard let typeNode = attribute.children.first, typeNode.isUniversal(2), !typeNode.isConstructed,
+                  ASN1Integer.decode(reader.content(of: typeNode)) == 17
+            else { continue }
+            count += 1
+            if count > maximumInAppPurchaseCount {
+                throw ReceiptValidationError(
+                    .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
+                    offset: attribute.offset
+                )
+            }
+        }
     }
 
     /// Decodes one in-app purchase from a type 17 attribute.
