@@ -1,3 +1,5 @@
+import ReceiptCore
+
 /// The result of one case on one backend.
 public struct ConformanceResult: Sendable, Hashable {
     /// The case.
@@ -18,6 +20,9 @@ public struct ConformanceReport: Sendable {
     public var backendName: String
     /// One result per case, in manifest order.
     public var results: [ConformanceResult]
+    /// The validators' verified-chain cache counters over the reported cases (`nil` when the
+    /// cache was off).
+    public var chainCacheStatistics: VerifiedChainCacheStatistics?
 
     /// The cases that did not produce the expected outcome.
     public var failed: [ConformanceResult] { results.filter { !$0.passed } }

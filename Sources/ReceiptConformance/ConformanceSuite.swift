@@ -30,30 +30,83 @@ public struct ConformanceSuite: Sendable {
         self.cases = cases
     }
 
-    /// Runs every case on `backend`.
+    /// How a run uses the validators' verified-chain cache
+    /// (``ReceiptValidator/Configuration/usesVerifiedChainCache``).
+    public enum ChainCacheMode: String, Sendable, CaseIterable {
+        /// Cache off: every receipt takes the full verification path.
+        case off
+        /// Cache on but emptied before every case: each receipt is the first of its chain.
+        case cold
+        /// Cache on and warmed by a first pass over every case; the second pass is reported, so
+        /// every receipt whose chain was accepted before meets a warm cache.
+        case warm
+    }
+
+    /// Runs every case on `backend` (validators with the default cache setting, shared by the
+    /// cases that need the same configuration, as a server would share them).
     public func run(on backend: any CryptoBackend) -> ConformanceReport {
+        run(on: backend, chainCache: nil)
+    }
+
+    /// Runs every case on `backend` with the verified-chain cache off, cold or warm.
+    public func run(on backend: any CryptoBackend, chainCache mode: ChainCacheMode) -> ConformanceReport {
+        run(on: backend, chainCache: Optional(mode))
+    }
+
+    private func run(on backend: any CryptoBackend, chainCache mode: ChainCacheMode?) -> ConformanceReport {
         var validators: [ValidatorKey: Result<ReceiptValidator, ReceiptValidationError>] = [:]
-        var results: [ConformanceResult] = []
-        results.reserveCapacity(cases.count)
-        for testCase in cases {
-            let actual: ConformanceOutcome
+        func outcome(of testCase: ConformanceCase) -> ConformanceOutcome {
             do {
                 let key = try ValidatorKey(testCase, fixturesDirectory: fixturesDirectory)
                 let validator: ReceiptValidator
                 if let cached = validators[key] {
                     validator = try cached.get()
                 } else {
-                    let made = Result { () throws(ReceiptValidationError) in try key.makeValidator(backend: backend) }
+                    let made = Result { () throws(ReceiptValidationError) in
+                        try key.makeValidator(backend: backend, usesChainCache: mode.map { $0 != .off })
+                    }
                     validators[key] = made
                     validator = try made.get()
                 }
-                actual = Self.outcome(validator.report(contentsOf: fixturesDirectory.appendingPathComponent(testCase.file)))
+                if mode == .cold { validator.removeCachedChains() }
+                return Self.outcome(validator.report(contentsOf: fixturesDirectory.appendingPathComponent(testCase.file)))
             } catch {
-                actual = .failure(error.code)
+                return .failure(error.code)
             }
-            results.append(ConformanceResult(testCase: testCase, backendName: backend.name, expected: Self.expectedOutcome(testCase), actual: actual))
         }
-        return ConformanceReport(backendName: backend.name, results: results)
+        if mode == .warm {
+            for testCase in cases { _ = outcome(of: testCase) }
+        }
+        var results: [ConformanceResult] = []
+        results.reserveCapacity(cases.count)
+        let before = Self.statistics(validators)
+        for testCase in cases {
+            results.append(ConformanceResult(
+                testCase: testCase, backendName: backend.name, expected: Self.expectedOutcome(testCase), actual: outcome(of: testCase)))
+        }
+        var report = ConformanceReport(backendName: backend.name, results: results)
+        let after = Self.statistics(validators)
+        report.chainCacheStatistics = after.map { after in
+            VerifiedChainCacheStatistics(
+                hits: after.hits - (before?.hits ?? 0), fallbacks: after.fallbacks - (before?.fallbacks ?? 0),
+                fills: after.fills - (before?.fills ?? 0), count: after.count)
+        }
+        return report
+    }
+
+    /// The validators' cache counters summed, or nil when no validator has a cache.
+    private static func statistics(_ validators: [ValidatorKey: Result<ReceiptValidator, ReceiptValidationError>]) -> VerifiedChainCacheStatistics? {
+        var total: VerifiedChainCacheStatistics?
+        for case .success(let validator) in validators.values {
+            guard let statistics = validator.verifiedChainCacheStatistics else { continue }
+            var sum = total ?? VerifiedChainCacheStatistics(hits: 0, fallbacks: 0, fills: 0, count: 0)
+            sum.hits += statistics.hits
+            sum.fallbacks += statistics.fallbacks
+            sum.fills += statistics.fills
+            sum.count += statistics.count
+            total = sum
+        }
+        return total
     }
 
     /// Runs one case on `backend`.
@@ -157,7 +210,7 @@ private struct ValidatorKey: Hashable {
         self.expectedApplicationVersion = testCase.expectedApplicationVersion
     }
 
-    func makeValidator(backend: any CryptoBackend) throws(ReceiptValidationError) -> ReceiptValidator {
+    func makeValidator(backend: any CryptoBackend, usesChainCache: Bool?) throws(ReceiptValidationError) -> ReceiptValidator {
         // Anchors from files go through the backend (DER or PEM) like any user's anchors.
         var loaded: [Certificate] = []
         for anchor in anchors { loaded.append(try backend.loadCertificate(anchor.derBytes)) }
@@ -167,6 +220,7 @@ private struct ValidatorKey: Hashable {
             expectedBundleID: expectedBundleID,
             expectedApplicationVersion: expectedApplicationVersion
         )
+        if let usesChainCache { configuration.usesVerifiedChainCache = usesChainCache }
         if let storeKit {
             configuration.acceptsStoreKitTestReceipts = true
             configuration.storeKitTestCertificate = try backend.loadCertificate(storeKit.derBytes)

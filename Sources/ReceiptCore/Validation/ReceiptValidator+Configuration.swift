@@ -33,6 +33,14 @@ extension ReceiptValidator {
         public var maximumReceiptSize: Int
         /// The clock used for "now" (creation-date skew, receipt expiration, ``VerificationTime/now``).
         public var currentDate: @Sendable () -> Date
+        /// Remember certificate chains already verified in full, so that later receipts signed by
+        /// the same chain need only a digest and one signature check. Default on. A cached chain is
+        /// used only when the receipt's envelope matches it byte for byte and the verification time
+        /// lies inside every chain certificate's validity period; anything else, and any failure,
+        /// takes the full path, whose result is returned unchanged.
+        public var usesVerifiedChainCache: Bool
+        /// The most chains the cache holds (least recently used evicted). Default 64.
+        public var verifiedChainCacheCapacity: Int
 
         /// Creates a configuration; every parameter has the safe default.
         public init(
@@ -46,7 +54,9 @@ extension ReceiptValidator {
             deviceIdentifier: DeviceIdentifier? = nil,
             checksReceiptExpiration: Bool = true,
             maximumReceiptSize: Int = ReceiptLoader.maximumReceiptSize,
-            currentDate: @escaping @Sendable () -> Date = { Date() }
+            currentDate: @escaping @Sendable () -> Date = { Date() },
+            usesVerifiedChainCache: Bool = true,
+            verifiedChainCacheCapacity: Int = 64
         ) {
             self.trustAnchors = trustAnchors
             self.acceptsStoreKitTestReceipts = acceptsStoreKitTestReceipts
@@ -59,6 +69,8 @@ extension ReceiptValidator {
             self.checksReceiptExpiration = checksReceiptExpiration
             self.maximumReceiptSize = maximumReceiptSize
             self.currentDate = currentDate
+            self.usesVerifiedChainCache = usesVerifiedChainCache
+            self.verifiedChainCacheCapacity = verifiedChainCacheCapacity
         }
     }
 }

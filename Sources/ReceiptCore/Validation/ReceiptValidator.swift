@@ -21,8 +21,10 @@ public struct ReceiptValidator: Sendable {
     /// What this validator trusts and checks.
     public let configuration: Configuration
 
-    private let appleTrustStore: any TrustStore
-    private let storeKitTrustStore: (any TrustStore)?
+    let appleTrustStore: any TrustStore
+    let storeKitTrustStore: (any TrustStore)?
+    /// The verified-chain cache (nil when ``Configuration/usesVerifiedChainCache`` is off).
+    let chainCache: VerifiedChainCache?
 
     /// Creates a validator and builds its trust stores.
     /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` when no anchor is configured,
@@ -39,6 +41,8 @@ public struct ReceiptValidator: Sendable {
         } else {
             self.storeKitTrustStore = nil
         }
+        self.chainCache = configuration.usesVerifiedChainCache
+            ? VerifiedChainCache(capacity: configuration.verifiedChainCacheCapacity) : nil
     }
 
     // MARK: Throwing API
@@ -98,6 +102,7 @@ public struct ReceiptValidator: Sendable {
     // MARK: Pipeline
 
     private func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
+        if let report = fastPathReport(der) { return report }
         var report = ReceiptValidationReport()
         do {
             try evaluate(der, into: &report)
@@ -131,6 +136,7 @@ public struct ReceiptValidator: Sendable {
         report.verificationTime = time
 
         let verified = try backend.verifySignedData(der, trustStore: store, at: time)
+        let verifiedAt = time
         report.digestAlgorithm = verified.digestAlgorithm
         report.trust = trust
 
@@ -151,8 +157,16 @@ public struct ReceiptValidator: Sendable {
         let receipt = try ReceiptParser.parse(verified.content)
         report.receipt = receipt
         if let policyError { throw policyError }
+        if container != nil, unverifiedCreationDate != nil {
+            remember(der, verified: verified, store: store, at: verifiedAt)
+        }
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
+        try checkDevice(receipt, into: &report)
+    }
+
+    /// The device-hash step, shared by the full and the fast path.
+    func checkDevice(_ receipt: Receipt, into report: inout ReceiptValidationReport) throws(ReceiptValidationError) {
         report.deviceHashMatches = try deviceHashMatches(receipt)
         if report.deviceHashMatches == false, let device = configuration.deviceIdentifier {
             throw ReceiptValidationError(
@@ -162,7 +176,7 @@ public struct ReceiptValidator: Sendable {
         }
     }
 
-    private func checkPayload(_ receipt: Receipt, now: Date, verificationTime: Date, unverifiedCreationDate: Date?) throws(ReceiptValidationError) {
+    func checkPayload(_ receipt: Receipt, now: Date, verificationTime: Date, unverifiedCreationDate: Date?) throws(ReceiptValidationError) {
         guard receipt.bundleID != nil, receipt.bundleIDAttributeBytes != nil else {
             throw ReceiptValidationError(.missingComponent, "the receipt has no bundle identifier (attribute 2)")
         }

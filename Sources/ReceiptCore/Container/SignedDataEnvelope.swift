@@ -1,0 +1,189 @@
+/// The byte ranges of a PKCS #7 signedData in the one canonical shape the verified-chain cache's
+/// fast path accepts, read in place (nothing copied, nothing allocated).
+///
+/// Accepted shape, strict DER (definite minimal lengths, single-octet tags, no trailing bytes):
+///
+/// ```
+/// ContentInfo SEQUENCE { OID signedData, [0] {
+///   SignedData SEQUENCE { version INTEGER, digestAlgorithms SET,
+///     encapContentInfo SEQUENCE { OID data, [0] { OCTET STRING (primitive) } },
+///     [0] certificates (at least one), -- no [1] crls
+///     signerInfos SET { exactly one SignerInfo SEQUENCE {
+///       version INTEGER, sid SEQUENCE (issuerAndSerialNumber), digestAlgorithm SEQUENCE,
+///       [0] signedAttrs (optional), signatureAlgorithm SEQUENCE, signature OCTET STRING
+///       -- no unsignedAttrs } } } } }
+/// ```
+///
+/// Anything else is `nil`: the caller then takes the full verification path. Nothing here is
+/// trusted; it only locates the parts the fast path compares and verifies.
+struct SignedDataEnvelope {
+    /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
+    var head: Range<Int>
+    /// The encapsulated content octets (the receipt payload).
+    var content: Range<Int>
+    /// The content octets of the `[0] certificates` field (the certificates' encodings, in order).
+    var certificates: Range<Int>
+    /// `version`, `sid` and `digestAlgorithm` of the SignerInfo (three adjacent TLVs).
+    var signerHead: Range<Int>
+    /// The whole `[0] signedAttrs` TLV, when present.
+    var signedAttributes: Range<Int>?
+    /// The `signatureAlgorithm` TLV.
+    var signatureAlgorithm: Range<Int>
+    /// The signature octets.
+    var signature: Range<Int>
+    /// The signer's digest algorithm (SHA-1 or SHA-256; anything else is `nil` at parse time).
+    var digestAlgorithm: DigestAlgorithm
+}
+
+extension SignedDataEnvelope {
+    /// Reads `bytes`, or returns `nil` when they are not in the canonical shape.
+    init?(_ bytes: [UInt8]) {
+        guard let parsed = bytes.withUnsafeBufferPointer({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    // DER encodings of the OIDs on the path (tag and length included).
+    static let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+    static let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
+    static let sha1OID: [UInt8] = [0x06, 0x05, 0x2B, 0x0E, 0x03, 0x02, 0x1A]
+    static let sha256OID: [UInt8] = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
+
+    private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
+        let reader = DERCursor(p)
+        guard let contentInfo = reader.element(at: 0, within: p.count), contentInfo.tag == 0x30,
+              contentInfo.end == p.count,
+              let type = reader.element(at: contentInfo.contentStart, within: contentInfo.end),
+              reader.equals(type.whole, signedDataOID),
+              let explicit = reader.element(at: type.end, within: contentInfo.end), explicit.tag == 0xA0,
+              explicit.end == contentInfo.end,
+              let signedData = reader.element(at: explicit.contentStart, within: explicit.end), signedData.tag == 0x30,
+              signedData.end == explicit.end,
+              let version = reader.element(at: signedData.contentStart, within: signedData.end), version.tag == 0x02,
+              let algorithms = reader.element(at: version.end, within: signedData.end), algorithms.tag == 0x31,
+              let encapsulated = reader.element(at: algorithms.end, within: signedData.end), encapsulated.tag == 0x30,
+              let eType = reader.element(at: encapsulated.contentStart, within: encapsulated.end),
+              reader.equals(eType.whole, dataOID),
+              let eExplicit = reader.element(at: eType.end, within: encapsulated.end), eExplicit.tag == 0xA0,
+              eExplicit.end == encapsulated.end,
+              let octets = reader.element(at: eExplicit.contentStart, within: eExplicit.end), octets.tag == 0x04,
+              octets.end == eExplicit.end,
+              let certificates = reader.element(at: encapsulated.end, within: signedData.end), certificates.tag == 0xA0,
+              certificates.contentStart < certificates.end,
+              let signerInfos = reader.element(at: certificates.end, within: signedData.end), signerInfos.tag == 0x31,
+              signerInfos.end == signedData.end,
+              let signer = reader.element(at: signerInfos.contentStart, within: signerInfos.end), signer.tag == 0x30,
+              signer.end == signerInfos.end,
+              let signerVersion = reader.element(at: signer.contentStart, within: signer.end), signerVersion.tag == 0x02,
+              let sid = reader.element(at: signerVersion.end, within: signer.end), sid.tag == 0x30,
+              let digest = reader.element(at: sid.end, within: signer.end), digest.tag == 0x30,
+              let digestOID = reader.element(at: digest.contentStart, within: digest.end)
+        else { return nil }
+
+        // The digest AlgorithmIdentifier: the OID, then nothing or NULL.
+        let digestAlgorithm: DigestAlgorithm
+        if reader.equals(digestOID.whole, sha256OID) {
+            digestAlgorithm = .sha256
+        } else if reader.equals(digestOID.whole, sha1OID) {
+            digestAlgorithm = .sha1
+        } else {
+            return nil
+        }
+        if digestOID.end != digest.end {
+            guard let parameters = reader.element(at: digestOID.end, within: digest.end), parameters.tag == 0x05,
+                  parameters.contentStart == parameters.end, parameters.end == digest.end
+            else { return nil }
+        }
+
+        // The certificates field must tile into whole TLVs (each a SEQUENCE).
+        var position = certificates.contentStart
+        while position < certificates.end {
+            guard let certificate = reader.element(at: position, within: certificates.end), certificate.tag == 0x30 else {
+                return nil
+            }
+            position = certificate.end
+        }
+
+        guard var next = reader.element(at: digest.end, within: signer.end) else { return nil }
+        var signedAttributes: Range<Int>?
+        if next.tag == 0xA0 {
+            signedAttributes = next.whole
+            guard let following = reader.element(at: next.end, within: signer.end) else { return nil }
+            next = following
+        }
+        let signatureAlgorithm = next
+        guard signatureAlgorithm.tag == 0x30,
+              let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.tag == 0x04,
+              signature.end == signer.end, signature.contentStart < signature.end
+        else { return nil }
+
+        return SignedDataEnvelope(
+            head: version.start..<algorithms.end,
+            content: octets.contentStart..<octets.end,
+            certificates: certificates.contentStart..<certificates.end,
+            signerHead: signerVersion.start..<digest.end,
+            signedAttributes: signedAttributes,
+            signatureAlgorithm: signatureAlgorithm.whole,
+            signature: signature.contentStart..<signature.end,
+            digestAlgorithm: digestAlgorithm
+        )
+    }
+}
+
+/// A strict DER TLV reader over a buffer: single-octet tags, definite minimal lengths, every
+/// length checked against the enclosing element. No allocation.
+struct DERCursor {
+    /// One element.
+    struct Element {
+        /// The identifier octet.
+        var tag: UInt8
+        /// Offset of the identifier octet.
+        var start: Int
+        /// Offset of the first content octet.
+        var contentStart: Int
+        /// One past the last content octet.
+        var end: Int
+        /// The whole TLV.
+        var whole: Range<Int> { start..<end }
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The element starting at `offset`, which must end at or before `limit`; `nil` when it is not
+    /// strict DER or does not fit.
+    func element(at offset: Int, within limit: Int) -> Element? {
+        guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
+        let tag = bytes[offset]
+        guard tag & 0x1F != 0x1F else { return nil }
+        let first = bytes[offset + 1]
+        var cursor = offset + 2
+        var length = 0
+        if first < 0x80 {
+            length = Int(first)
+        } else {
+            let count = Int(first & 0x7F)
+            guard count >= 1, count <= 4, limit - cursor >= count, bytes[cursor] != 0 else { return nil }
+            for _ in 0..<count {
+                length = (length << 8) | Int(bytes[cursor])
+                cursor += 1
+            }
+            guard length >= 0x80 else { return nil }  // non-minimal
+        }
+        guard length <= limit - cursor else { return nil }
+        return Element(tag: tag, start: offset, contentStart: cursor, end: cursor + length)
+    }
+
+    /// Whether the bytes in `range` equal `expected`.
+    func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
+        guard range.count == expected.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        var index = 0
+        for offset in range {
+            guard bytes[offset] == expected[index] else { return false }
+            index += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,215 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ReceiptValidator {
+    /// The verified-chain cache's counters, or `nil` when the cache is off.
+    public var verifiedChainCacheStatistics: VerifiedChainCacheStatistics? {
+        chainCache?.statistics
+    }
+
+    /// Forgets every cached chain: the next receipt of each chain is verified in full again.
+    public func removeCachedChains() {
+        chainCache?.removeAll()
+    }
+
+    /// The leading byte of the DER SET the signature covers when signed attributes are present
+    /// (the attributes are sent as `[0] IMPLICIT`, 0xA0, but signed as `SET`, 0x31).
+    private static let setTag: [UInt8] = [0x31]
+
+    // MARK: Fast path
+
+    /// Validates `der` with a cached chain, or returns `nil` to send it down the full path.
+    ///
+    /// Taken only when the envelope is in the canonical shape and byte-identical (apart from
+    /// content, signature and the per-receipt signed-attribute values) to a receipt the full path
+    /// accepted under the same trust store, and the verification time lies in the cached validity
+    /// window. Then: parse the payload (still unverified), pick the time exactly as the full path
+    /// does, check the content digest (and signed attributes), verify the one RSA signature with the
+    /// cached key; only then is the parsed receipt believed. Any doubt returns `nil`.
+    func fastPathReport(_ der: [UInt8]) -> ReceiptValidationReport? {
+        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
+              let envelope = SignedDataEnvelope(der)
+        else { return nil }
+
+        // The same anchor-set choice as the full path: the StoreKit store only for a receipt that
+        // embeds exactly the StoreKit test certificate.
+        let trust: ReceiptTrust
+        let store: any TrustStore
+        if let storeKitTrustStore, der[envelope.certificates].elementsEqual(configuration.storeKitTestCertificate.derBytes) {
+            trust = .storeKitTesting
+            store = storeKitTrustStore
+        } else {
+            trust = .appleReceiptSigning
+            store = appleTrustStore
+        }
+
+        let fingerprint = der.withUnsafeBufferPointer { VerifiedChainCache.fingerprint($0, envelope, store) }
+        guard let entry = cache.entry(fingerprint: fingerprint, store: store) else { return nil }
+        guard let report = fastPathReport(der, envelope: envelope, entry: entry, trust: trust, primitives: primitives) else {
+            cache.noteFallback(fingerprint: fingerprint)
+            return nil
+        }
+        return report
+    }
+
+    private func fastPathReport(
+        _ der: [UInt8], envelope: SignedDataEnvelope, entry: VerifiedChainCache.Entry, trust: ReceiptTrust,
+        primitives: any SignaturePrimitives
+    ) -> ReceiptValidationReport? {
+        let templateMatches = der.withUnsafeBufferPointer { pointer -> Bool in
+            let cursor = DERCursor(pointer)
+            return cursor.equals(envelope.head, entry.head)
+                && cursor.equals(envelope.certificates, entry.certificates)
+                && cursor.equals(envelope.signerHead, entry.signerHead)
+                && cursor.equals(envelope.signatureAlgorithm, entry.signatureAlgorithm)
+                && (envelope.signedAttributes == nil) == (entry.attributes == nil)
+                && envelope.digestAlgorithm == entry.digestAlgorithm
+        }
+        guard templateMatches else { return nil }
+
+        let now = configuration.currentDate()
+        // Parsed before the signature is checked, and believed only after it verified.
+        let content = der[envelope.content]
+        guard let receipt = try? ReceiptParser.parse(Array(content)) else { return nil }
+        let time: Date
+        switch configuration.verificationTime {
+        case .now: time = now
+        case .fixed(let date): time = date
+        case .creationDate: time = receipt.creationDate ?? now
+        }
+        guard entry.covers(time) else { return nil }
+
+        // The signature, over the content or over the DER SET of the signed attributes.
+        let signature = der[envelope.signature]
+        if let attributes = envelope.signedAttributes, let rules = entry.attributes {
+            guard let digest = try? primitives.digest(entry.digestAlgorithm, of: [content]) else { return nil }
+            let attributesMatch = der.withUnsafeBufferPointer { pointer in
+                SignedAttributeTemplate.matches(DERCursor(pointer), attributes, rules: rules, digest: digest)
+            }
+            guard attributesMatch else { return nil }
+            let signed = [Self.setTag[...], der[(attributes.lowerBound + 1)..<attributes.upperBound]]
+            guard primitives.verifySignature(signature, of: signed, digest: entry.digestAlgorithm, key: entry.key) else {
+                return nil
+            }
+        } else {
+            guard primitives.verifySignature(signature, of: [content], digest: entry.digestAlgorithm, key: entry.key) else {
+                return nil
+            }
+        }
+
+        // From here on exactly what the full path does after its verification succeeded.
+        var report = ReceiptValidationReport()
+        report.verificationTime = time
+        report.digestAlgorithm = entry.digestAlgorithm
+        report.trust = trust
+        report.signerChain = entry.chain
+        report.receipt = receipt
+        do {
+            try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: receipt.creationDate)
+            try checkDevice(receipt, into: &report)
+        } catch {
+            report.error = error
+        }
+        return report
+    }
+
+    // MARK: Fill
+
+    /// Remembers the chain of a receipt the full path just accepted (signature, chain at `time`,
+    /// chain policy), when it is safe to reuse: canonical envelope, every embedded certificate part
+    /// of the verified chain, one candidate issuer per link (so path building cannot depend on the
+    /// time), and a key the backend can import.
+    func remember(_ der: [UInt8], verified: VerifiedSignedData, store: any TrustStore, at time: Date) {
+        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
+              let envelope = SignedDataEnvelope(der),
+              envelope.digestAlgorithm == verified.digestAlgorithm,
+              (envelope.signedAttributes != nil) == verified.hasSignedAttributes,
+              let leaf = verified.signerChain.first,
+              let window = Self.validityWindow(of: verified.signerChain),
+              window.contains(time.timeIntervalSince1970)
+        else { return }
+
+        let parts = der.withUnsafeBufferPointer { pointer -> (certificates: [Certificate], rules: [VerifiedChainCache.SignedAttributeRule]?, valid: Bool) in
+            let cursor = DERCursor(pointer)
+            var certificates: [Certificate] = []
+            var position = envelope.certificates.lowerBound
+            while position < envelope.certificates.upperBound {
+                guard let element = cursor.element(at: position, within: envelope.certificates.upperBound) else {
+                    return ([], nil, false)
+                }
+                certificates.append(Certificate(derBytes: Array(pointer[element.whole])))
+                position = element.end
+            }
+            guard let attributes = envelope.signedAttributes else { return (certificates, nil, true) }
+            guard let rules = SignedAttributeTemplate.learn(cursor, attributes) else { return ([], nil, false) }
+            return (certificates, rules, true)
+        }
+        guard parts.valid,
+              Self.pathIsUnambiguous(chain: verified.signerChain, embedded: parts.certificates, anchors: store.anchors),
+              let key = try? primitives.makeVerificationKey(for: leaf)
+        else { return }
+
+        let fingerprint = der.withUnsafeBufferPointer { VerifiedChainCache.fingerprint($0, envelope, store) }
+        cache.insert(VerifiedChainCache.Entry(
+            trustStore: store,
+            fingerprint: fingerprint,
+            head: Array(der[envelope.head]),
+            certificates: Array(der[envelope.certificates]),
+            signerHead: Array(der[envelope.signerHead]),
+            signatureAlgorithm: Array(der[envelope.signatureAlgorithm]),
+            attributes: parts.rules,
+            digestAlgorithm: envelope.digestAlgorithm,
+            chain: verified.signerChain,
+            earliest: window.lowerBound,
+            latest: window.upperBound,
+            key: key
+        ))
+    }
+
+    /// The intersection of the chain's validity periods, one second inside each bound, in seconds
+    /// since 1970; `nil` when empty or unreadable.
+    static func validityWindow(of chain: [Certificate]) -> ClosedRange<Double>? {
+        var earliest = -Double.infinity
+        var latest = Double.infinity
+        for certificate in chain {
+            guard let info = try? CertificateInfo(certificate) else { return nil }
+            earliest = max(earliest, info.notBefore.timeIntervalSince1970 + 1)
+            latest = min(latest, info.notAfter.timeIntervalSince1970 - 1)
+        }
+        guard earliest.isFinite, latest.isFinite, earliest <= latest else { return nil }
+        return earliest...latest
+    }
+
+    /// Whether the path from the leaf to the anchor is the only one the libraries could build from
+    /// these certificates: every embedded certificate is in the chain, the chain ends at one of the
+    /// anchors, and for every link exactly one candidate (embedded or anchor) carries the issuer's
+    /// name — compared case- and space-insensitively, so near-identical names count as candidates.
+    static func pathIsUnambiguous(chain: [Certificate], embedded: [Certificate], anchors: [Certificate]) -> Bool {
+        guard chain.count >= 2, let last = chain.last, anchors.contains(last),
+              embedded.allSatisfy({ chain.contains($0) })
+        else { return false }
+        var candidates: [Certificate] = []
+        for certificate in embedded + anchors where !candidates.contains(certificate) {
+            candidates.append(certificate)
+        }
+        var subjects: [String] = []
+        for candidate in candidates {
+            guard let info = try? CertificateInfo(candidate) else { return false }
+            subjects.append(normalized(info.subject))
+        }
+        for index in 0..<(chain.count - 1) {
+            guard let info = try? CertificateInfo(chain[index]) else { return false }
+            let issuer = normalized(info.issuer)
+            let matching = candidates.indices.filter { subjects[$0] == issuer && candidates[$0] != chain[index] }
+            guard matching.count == 1, candidates[matching[0]] == chain[index + 1] else { return false }
+        }
+        return true
+    }
+
+    private static func normalized(_ name: String) -> String {
+        String(name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " "))
+    }
+}
