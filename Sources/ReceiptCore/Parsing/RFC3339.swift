@@ -13,7 +13,16 @@ import Foundation
 public enum RFC3339 {
     /// Parses an RFC 3339 timestamp, or returns nil when it is not one.
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses an RFC 3339 timestamp given as its UTF-8 bytes (no String is built).
+    static func parse(bytes: ArraySlice<UInt8>) -> Date? {
+        bytes.withUnsafeBufferPointer { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20, bytes.count <= 64 else { return nil }
         var position = 0
 
@@ -28,15 +37,17 @@ public enum RFC3339 {
             }
             return value
         }
-        func expect(_ characters: [UInt8]) -> Bool {
-            guard position < bytes.count, characters.contains(bytes[position]) else { return false }
+        func expect(_ first: UInt8, _ second: UInt8? = nil, _ third: UInt8? = nil) -> Bool {
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            guard byte == first || byte == second || byte == third else { return false }
             position += 1
             return true
         }
 
-        guard let year = digits(4), expect([0x2D]), let month = digits(2), expect([0x2D]), let day = digits(2),
-              expect([0x54, 0x74, 0x20]),  // T t space
-              let hour = digits(2), expect([0x3A]), let minute = digits(2), expect([0x3A]), let second = digits(2)
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
+              expect(0x54, 0x74, 0x20),  // T t space
+              let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
               hour <= 23, minute <= 59, second <= 60

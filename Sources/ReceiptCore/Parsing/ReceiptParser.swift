@@ -39,14 +39,41 @@ public enum ReceiptParser {
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` or
     ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` with the byte offset of the problem.
     public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
+        // Strict DER lane: the common shape read into plain offsets (no tree, no per-attribute
+        // allocation). Anything else takes the general BER reader, which reports the problems.
+        if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
+            var purchases = 0
+            for slot in slots where ASN1Integer.decode(payload[slot.type]) == 17 {
+                purchases += 1
+                if purchases > maximumInAppPurchaseCount {
+                    throw ReceiptValidationError(
+                        .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
+                        offset: slot.offset
+                    )
+                }
+            }
+            return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload) { (index: Int) throws(ReceiptValidationError) in
+                Field(slots[index], bytes: payload, code: .malformedReceipt)
+            }
+        }
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
-        var receipt = Receipt()
-        var seen = Set<Int>()
-        let singleValued: Set<Int> = [0, 1, 2, 3, 4, 5, 8, 10, 12, 15, 16, 18, 19, 21]
+        return try decodeReceipt(count: attributes.count, purchaseCapacity: 0, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in
+            try Field(attributes[index], reader: reader, code: .malformedReceipt)
+        }
+    }
 
-        for attribute in attributes {
-            let field = try Field(attribute, reader: reader, code: .malformedReceipt)
+    /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
+    /// structural error when reached, as the BER lane does).
+    private static func decodeReceipt(
+        count: Int, purchaseCapacity: Int, bytes: [UInt8], field fieldAt: (Int) throws(ReceiptValidationError) -> Field
+    ) throws(ReceiptValidationError) -> Receipt {
+        var receipt = Receipt()
+        receipt.inAppPurchases.reserveCapacity(purchaseCapacity)
+        var seen = SeenTypes()
+
+        for index in 0..<count {
+            let field = try fieldAt(index)
             guard let type = field.type else {
                 receipt.otherAttributes.append(field.raw())
                 continue
@@ -55,17 +82,17 @@ public enum ReceiptParser {
                 guard receipt.inAppPurchases.count < maximumInAppPurchaseCount else {
                     throw ReceiptValidationError(
                         .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
-                        offset: attribute.offset
+                        offset: field.offset
                     )
                 }
-                receipt.inAppPurchases.append(try parseInAppPurchase(field, reader: reader))
+                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes))
                 continue
             }
-            if singleValued.contains(type) {
+            if isSingleValued(type) {
                 if seen.contains(type) {
                     if isDocumented(type) {
                         throw ReceiptValidationError(
-                            .malformedReceipt, "Attribute type \(type) appears more than once.", offset: attribute.offset
+                            .malformedReceipt, "Attribute type \(type) appears more than once.", offset: field.offset
                         )
                     }
                     receipt.otherAttributes.append(field.raw())
@@ -143,7 +170,26 @@ public enum ReceiptParser {
 
     /// Whether Apple documents the attribute type (then a malformed value is an error, not raw data).
     static func isDocumented(_ type: Int) -> Bool {
-        [2, 3, 4, 5, 12, 17, 19, 21, 1701, 1702, 1703, 1704, 1705, 1706, 1708, 1711, 1712, 1719].contains(type)
+        switch type {
+        case 2, 3, 4, 5, 12, 17, 19, 21, 1701, 1702, 1703, 1704, 1705, 1706, 1708, 1711, 1712, 1719: true
+        default: false
+        }
+    }
+
+    /// Whether a second copy of the top-level attribute type is not expected.
+    static func isSingleValued(_ type: Int) -> Bool {
+        switch type {
+        case 0, 1, 2, 3, 4, 5, 8, 10, 12, 15, 16, 18, 19, 21: true
+        default: false
+        }
+    }
+
+    /// Whether a second copy of the in-app attribute type is not expected.
+    static func isSingleValuedInApp(_ type: Int) -> Bool {
+        switch type {
+        case 1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719, 1720, 1721: true
+        default: false
+        }
     }
 
     /// Reads the top-level SET and returns its SEQUENCE children.
@@ -190,22 +236,28 @@ public enum ReceiptParser {
     }
 
     /// Decodes one in-app purchase from a type 17 attribute.
-    private static func parseInAppPurchase(_ outer: Field, reader outerReader: BERReader) throws(ReceiptValidationError) -> InAppPurchase {
+    private static func parseInAppPurchase(_ outer: Field, bytes payload: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
+        if !outer.valueIsConstructed,
+           let slots = StrictAttributeSet.slots(payload, in: outer.valueContent, maximumCount: maximumInAppAttributeCount) {
+            return try decodeInAppPurchase(count: slots.count, base: 0) { (index: Int) throws(ReceiptValidationError) in
+                Field(slots[index], bytes: payload, code: .malformedInAppPurchase)
+            }
+        }
         // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
         // offsets stay absolute; a constructed (BER) OCTET STRING is concatenated first.
         let reader: BERReader
         let range: Range<Int>
         let base: Int
-        if outer.valueNode.isConstructed {
+        if outer.valueIsConstructed {
             let bytes = outer.valueBytes()
             reader = BERReader(bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8)
             range = 0..<bytes.count
-            base = outer.valueNode.contentStart
+            base = outer.valueContent.lowerBound
         } else {
             reader = BERReader(
-                outerReader.bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8
+                payload, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8
             )
-            range = outer.valueNode.contentStart..<outer.valueNode.contentEnd
+            range = outer.valueContent
             base = 0
         }
         guard !range.isEmpty else {
@@ -230,21 +282,31 @@ public enum ReceiptParser {
             )
         }
 
+        let attributes = root.children
+        let attributeReader = mutableReader
+        return try decodeInAppPurchase(count: attributes.count, base: base) { (index: Int) throws(ReceiptValidationError) in
+            try Field(attributes[index], reader: attributeReader, code: .malformedInAppPurchase, base: base)
+        }
+    }
+
+    /// The in-app attribute loop shared by both lanes.
+    private static func decodeInAppPurchase(
+        count: Int, base: Int, field fieldAt: (Int) throws(ReceiptValidationError) -> Field
+    ) throws(ReceiptValidationError) -> InAppPurchase {
         var purchase = InAppPurchase()
-        var seen = Set<Int>()
-        let singleValued: Set<Int> = [1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719, 1720, 1721]
-        for attribute in root.children {
-            let field = try Field(attribute, reader: mutableReader, code: .malformedInAppPurchase, base: base)
+        var seen = SeenTypes()
+        for index in 0..<count {
+            let field = try fieldAt(index)
             guard let type = field.type else {
                 purchase.otherAttributes.append(field.raw())
                 continue
             }
-            if singleValued.contains(type) {
+            if isSingleValuedInApp(type) {
                 if seen.contains(type) {
                     if isDocumented(type) {
                         throw ReceiptValidationError(
                             .malformedInAppPurchase, "In-app attribute type \(type) appears more than once.",
-                            offset: base + attribute.offset
+                            offset: base + field.offset
                         )
                     }
                     purchase.otherAttributes.append(field.raw())
@@ -303,11 +365,19 @@ public enum ReceiptParser {
 
 /// One `ReceiptAttribute` SEQUENCE, checked for shape, with typed accessors for its value.
 private struct Field {
-    let node: BERNode
-    let typeBytes: [UInt8]
-    let versionBytes: [UInt8]
+    /// Offset of the attribute SEQUENCE.
+    let offset: Int
+    /// The type INTEGER's content octets (a slice of the payload: nothing copied unless kept raw).
+    let typeBytes: ArraySlice<UInt8>
+    /// The version INTEGER's content octets.
+    let versionBytes: ArraySlice<UInt8>
     let type: Int?
-    let valueNode: BERNode
+    /// Offset of the value OCTET STRING.
+    let valueOffset: Int
+    /// Whether the value OCTET STRING is constructed (BER).
+    let valueIsConstructed: Bool
+    /// The value OCTET STRING's content range in the reader's bytes.
+    let valueContent: Range<Int>
     /// The concatenated value octets (one slice of the buffer for primitive OCTET STRINGs).
     let value: ArraySlice<UInt8>
     let code: ReceiptValidationError.Code
@@ -317,7 +387,7 @@ private struct Field {
     init(_ node: BERNode, reader: BERReader, code: ReceiptValidationError.Code, base: Int = 0) throws(ReceiptValidationError) {
         self.code = code
         self.base = base
-        self.node = node
+        self.offset = node.offset
         guard node.isUniversal(16), node.isConstructed else {
             throw ReceiptValidationError(code, "An attribute is not a SEQUENCE.", offset: base + node.offset)
         }
@@ -338,10 +408,12 @@ private struct Field {
         guard valueNode.isUniversal(4) else {
             throw ReceiptValidationError(code, "An attribute's value is not an OCTET STRING.", offset: base + valueNode.offset)
         }
-        self.typeBytes = Array(reader.content(of: typeNode))
-        self.versionBytes = Array(reader.content(of: versionNode))
-        self.type = ASN1Integer.decode(typeBytes[...]).map(Int.init)
-        self.valueNode = valueNode
+        self.typeBytes = reader.content(of: typeNode)
+        self.versionBytes = reader.content(of: versionNode)
+        self.type = ASN1Integer.decode(typeBytes).map(Int.init)
+        self.valueOffset = valueNode.offset
+        self.valueIsConstructed = valueNode.isConstructed
+        self.valueContent = valueNode.contentStart..<valueNode.contentEnd
         if valueNode.isConstructed {
             do {
                 self.value = try reader.stringContent(of: valueNode)[...]
@@ -353,25 +425,39 @@ private struct Field {
         }
     }
 
+    /// An attribute found by the strict DER lane (shape already checked there).
+    init(_ slot: AttributeSlot, bytes: [UInt8], code: ReceiptValidationError.Code) {
+        self.code = code
+        self.base = 0
+        self.offset = slot.offset
+        self.typeBytes = bytes[slot.type]
+        self.versionBytes = bytes[slot.version]
+        self.type = ASN1Integer.decode(typeBytes).map(Int.init)
+        self.valueOffset = slot.valueOffset
+        self.valueIsConstructed = false
+        self.valueContent = slot.value
+        self.value = bytes[slot.value]
+    }
+
     /// The value octets as an array.
     func valueBytes() -> [UInt8] { Array(value) }
 
     /// The attribute kept raw.
     func raw() -> ReceiptAttribute {
-        ReceiptAttribute(typeBytes: typeBytes, versionBytes: versionBytes, value: Array(value))
+        ReceiptAttribute(typeBytes: Array(typeBytes), versionBytes: Array(versionBytes), value: Array(value))
     }
 
     /// An error at this attribute.
     func failure(_ reason: String, at offset: Int? = nil) -> ReceiptValidationError {
         let typeText = type.map(String.init) ?? "?"
-        return ReceiptValidationError(code, "Attribute \(typeText): \(reason).", offset: base + (offset ?? node.offset))
+        return ReceiptValidationError(code, "Attribute \(typeText): \(reason).", offset: base + (offset ?? self.offset))
     }
 
     private func decoded() throws(ReceiptValidationError) -> ASN1Value {
         do {
             return try ASN1Value.decode(value)
         } catch {
-            throw failure(error.reason, at: valueNode.isConstructed ? valueNode.offset : value.startIndex + error.relativeOffset)
+            throw failure(error.reason, at: valueIsConstructed ? valueOffset : value.startIndex + error.relativeOffset)
         }
     }
 
@@ -394,12 +480,32 @@ private struct Field {
 
     /// A required date string: nil for an empty string.
     func date() throws(ReceiptValidationError) -> Date? {
+        // Common case without building a String: a short-form UTF8String/IA5String of ASCII.
+        if let content = asciiStringContent() {
+            if content.isEmpty { return nil }
+            if let date = RFC3339.parse(bytes: content) { return date }
+        }
         let text = try string()
         if text.isEmpty { return nil }
         guard let date = RFC3339.parse(text) else {
             throw failure("\"\(text.prefix(64))\" is not an RFC 3339 date")
         }
         return date
+    }
+
+    /// The content of a value that is a short-form (length < 128) UTF8String, IA5String,
+    /// PrintableString or VisibleString of ASCII bytes, exactly as ``string()`` would decode it;
+    /// nil for anything else (then the general path decides).
+    private func asciiStringContent() -> ArraySlice<UInt8>? {
+        guard value.count >= 2 else { return nil }
+        let start = value.startIndex
+        let tag = value[start]
+        guard tag == 0x0C || tag == 0x16 || tag == 0x13 || tag == 0x1A else { return nil }
+        let length = Int(value[start + 1])
+        guard length < 0x80, length == value.count - 2 else { return nil }
+        let content = value[(start + 2)...]
+        guard content.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return content
     }
 
     /// An undocumented string value, or nil when the value is something else (kept raw).
@@ -417,7 +523,29 @@ private struct Field {
     /// An undocumented date: nil when not a parseable date string (kept raw). An empty string
     /// is also returned as nil, and so kept raw, which loses nothing.
     func undocumentedDate() -> Date? {
+        if let content = asciiStringContent() { return RFC3339.parse(bytes: content) }
         guard let text = undocumentedString(), let date = RFC3339.parse(text) else { return nil }
         return date
+    }
+}
+
+/// The single-valued attribute types already seen in one SET (top level 0…63, in-app 1701…1764),
+/// as a bit set: no allocation or hashing per attribute.
+private struct SeenTypes {
+    private var bits: UInt64 = 0
+
+    private static func bit(_ type: Int) -> UInt64? {
+        if type >= 0, type < 64 { return 1 << UInt64(type) }
+        if type >= 1701, type < 1765 { return 1 << UInt64(type - 1701) }
+        return nil
+    }
+
+    func contains(_ type: Int) -> Bool {
+        guard let bit = Self.bit(type) else { return false }
+        return bits & bit != 0
+    }
+
+    mutating func insert(_ type: Int) {
+        if let bit = Self.bit(type) { bits |= bit }
     }
 }

@@ -1,0 +1,57 @@
+/// One `ReceiptAttribute` located by ``StrictAttributeSet`` (offsets into the payload).
+struct AttributeSlot {
+    /// Offset of the attribute SEQUENCE.
+    var offset: Int
+    /// Content octets of the type INTEGER.
+    var type: Range<Int>
+    /// Content octets of the version INTEGER.
+    var version: Range<Int>
+    /// Offset of the value OCTET STRING.
+    var valueOffset: Int
+    /// Content octets of the value OCTET STRING.
+    var value: Range<Int>
+}
+
+/// The receipt parser's fast lane: a `SET OF ReceiptAttribute` in strict DER read into plain
+/// offsets, without building a node tree.
+///
+/// It accepts only the shape the general BER reader would read into exactly the same attributes:
+/// a SET (0x31) spanning the range exactly, of SEQUENCEs (0x30) of exactly a primitive INTEGER with
+/// content, a primitive INTEGER with content and a primitive OCTET STRING; single-octet tags,
+/// definite minimal lengths of at most four octets, at most `maximumCount` attributes. Anything
+/// else is `nil`, and the caller uses the general reader, which also reports every problem.
+enum StrictAttributeSet {
+    static func slots(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int) -> [AttributeSlot]? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
+        return bytes.withUnsafeBufferPointer { pointer -> [AttributeSlot]? in
+            let cursor = DERCursor(pointer)
+            guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
+                  set.end == range.upperBound
+            else { return nil }
+            var slots: [AttributeSlot] = []
+            // Attributes are at least 11 bytes (30 09 02 01 t 02 01 v 04 00 …); a cheap upper bound.
+            slots.reserveCapacity(min(maximumCount, (set.end - set.contentStart) / 11 + 1))
+            var position = set.contentStart
+            while position < set.end {
+                guard slots.count < maximumCount,
+                      let sequence = cursor.element(at: position, within: set.end), sequence.tag == 0x30,
+                      let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
+                      type.contentStart < type.end,
+                      let version = cursor.element(at: type.end, within: sequence.end), version.tag == 0x02,
+                      version.contentStart < version.end,
+                      let value = cursor.element(at: version.end, within: sequence.end), value.tag == 0x04,
+                      value.end == sequence.end
+                else { return nil }
+                slots.append(AttributeSlot(
+                    offset: sequence.start,
+                    type: type.contentStart..<type.end,
+                    version: version.contentStart..<version.end,
+                    valueOffset: value.start,
+                    value: value.contentStart..<value.end
+                ))
+                position = sequence.end
+            }
+            return slots
+        }
+    }
+}
