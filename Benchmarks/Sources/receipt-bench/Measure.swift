@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+
+/// Timing helpers: adaptive batch sizes, best of several batches, and a parallel variant.
+enum Measure {
+    /// Seconds of work per measured batch.
+    nonisolated(unsafe) static var batchSeconds = 0.08
+    /// Batches per measurement (the fastest one counts).
+    nonisolated(unsafe) static var batches = 3
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Seconds per operation: `body(n)` must perform n operations.
+    static func perOperation(_ body: (Int) -> Void) -> Double {
+        let iterations = calibrate(body)
+        var best = Double.infinity
+        for _ in 0..<batches {
+            let start = now()
+            body(iterations)
+            best = min(best, (now() - start) / Double(iterations))
+        }
+        return best
+    }
+
+    /// Operations per second with `threads` threads each running `body(n)` at the same time.
+    static func throughput(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
+        let iterations = calibrate(body)
+        var best = 0.0
+        for _ in 0..<batches {
+            let start = now()
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in body(iterations) }
+            best = max(best, Double(iterations * threads) / (now() - start))
+        }
+        return best
+    }
+
+    /// The iteration count that takes about ``batchSeconds``.
+    private static func calibrate(_ body: (Int) -> Void) -> Int {
+        var iterations = 1
+        while true {
+            let start = now()
+            body(iterations)
+            let elapsed = now() - start
+            if elapsed >= batchSeconds / 4 || iterations >= 1 << 24 {
+                let scaled = Double(iterations) * batchSeconds / max(elapsed, 1e-9)
+                return max(1, Int(scaled.rounded()))
+            }
+            iterations *= elapsed < batchSeconds / 100 ? 10 : 2
+        }
+    }
+}

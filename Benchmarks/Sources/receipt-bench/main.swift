@@ -1,0 +1,61 @@
+import CBaseline
+import Foundation
+import ReceiptKit
+
+// receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
+//
+//   receipt-bench [--fixtures DIR] [--quick]
+//   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func argumentValue(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let fixturesDirectory: URL = {
+    if let path = argumentValue("--fixtures") { return URL(fileURLWithPath: path) }
+    // Benchmarks/Sources/receipt-bench/main.swift → ../../../Fixtures
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+}()
+
+let backends: [any CryptoBackend] = [OpenSSLBackend(), GnuTLSBackend()]
+
+do {
+    let fixtures = try Fixture.load(fixtures: fixturesDirectory)
+    if let index = arguments.firstIndex(of: "--memory") {
+        guard index + 3 < arguments.count, let backend = CryptoBackends.named(arguments[index + 1]),
+              let fixtureIndex = Int(arguments[index + 2]), fixtures.indices.contains(fixtureIndex)
+        else { throw BenchError("usage: --memory BACKEND FIXTURE-INDEX MODE") }
+        try MemoryProbe.runChild(backend: backend, fixture: fixtures[fixtureIndex], mode: arguments[index + 3])
+        exit(0)
+    }
+    if let index = arguments.firstIndex(of: "--loop") {
+        // Profiling aid: `--loop parse|validate|cold BACKEND FIXTURE-INDEX COUNT` repeats one operation.
+        guard index + 4 < arguments.count, let backend = CryptoBackends.named(arguments[index + 2]),
+              let fixtureIndex = Int(arguments[index + 3]), fixtures.indices.contains(fixtureIndex),
+              let count = Int(arguments[index + 4])
+        else { throw BenchError("usage: --loop parse|validate|cold BACKEND FIXTURE-INDEX COUNT") }
+        let fixture = fixtures[fixtureIndex]
+        let validator = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
+        for _ in 0..<count {
+            switch arguments[index + 1] {
+            case "parse": _ = try ReceiptParser.parse(fixture.payload)
+            case "cold": validator.removeCachedChains(); _ = try validator.validate(fixture.der)
+            default: _ = try validator.validate(fixture.der)
+            }
+        }
+        exit(0)
+    }
+    if arguments.contains("--quick") {
+        Measure.batchSeconds = 0.03
+        Measure.batches = 2
+    }
+    let report = try Benchmark(fixtures: fixtures, backends: backends).run()
+    print(report)
+} catch {
+    FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
+    exit(1)
+}
