@@ -13,6 +13,9 @@
 #
 # Environment: FUZZ_LOG=FILE appends one markdown table row per run;
 # FUZZ_MAX_LEN (default 65536) caps the input size; FUZZ_SCRATCH (default Fuzz/.build-fuzz).
+# The whole script is one brace group, so bash parses it completely before running it and a
+# checkout that rewrites this file during a long run cannot derail the rest of the run.
+{
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -158,3 +161,5 @@ if [[ $status -ne 0 ]]; then
     ls -1t "$root/fuzz-crashes" | grep "^$target-" | head -5 >&2 || true
     exit 1
 fi
+exit 0
+}

@@ -31,4 +31,13 @@ bash Scripts/check-dependent.sh
 step "tests: every backend (OpenSSL, GnuTLS)"
 swift test --traits OpenSSL,GnuTLS --scratch-path .build-all
 
+step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
+bash Scripts/sanitizers.sh address thread
+
+step "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-20}s, then the regression inputs"
+for target in $(bash Scripts/fuzz.sh); do
+    bash Scripts/fuzz.sh "$target" "${FUZZ_SMOKE_SECONDS:-20}"
+done
+bash Scripts/fuzz.sh --regress
+
 printf '\ntest.sh: all steps passed in %ds\n' "$((SECONDS - started))"
