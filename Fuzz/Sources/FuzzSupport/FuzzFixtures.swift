@@ -13,7 +13,24 @@ public enum FuzzFixtures {
 
     /// The bytes of `Fixtures/<relativePath>`, or nil when unreadable.
     public static func bytes(_ relativePath: String) -> [UInt8]? {
-        (try? Data(contentsOf: directory.appendingPathComponent(relativePath))).map { [UInt8]($0) }
+        read(directory.appendingPathComponent(relativePath).path)
+    }
+
+    /// Reads a whole file with open/read. (Foundation's `Data(contentsOf:)` leaks its buffer under
+    /// LeakSanitizer with Swift 6.3.1 on Linux, which would mask the soak run's own figures.)
+    static func read(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[0..<count])
+        }
     }
 
     /// Every regular file directly inside `Fixtures/<relativeDirectory>`, sorted by name.
@@ -21,8 +38,8 @@ public enum FuzzFixtures {
         let folder = directory.appendingPathComponent(relativeDirectory)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
         return names.compactMap { name in
-            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else { return nil }
-            return ("\(relativeDirectory)/\(name)", [UInt8](data))
+            guard let bytes = read(folder.appendingPathComponent(name).path) else { return nil }
+            return ("\(relativeDirectory)/\(name)", bytes)
         }
     }
 
