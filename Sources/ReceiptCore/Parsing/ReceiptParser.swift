@@ -63,6 +63,21 @@ public enum ReceiptParser {
         }
     }
 
+    /// Decodes the payload lying at `range` of `bytes` (the verified-chain cache's fast path parses
+    /// the content in place, without copying it). Strict DER at the top level only: `nil` for
+    /// anything else. Error offsets, if thrown, are relative to `bytes`, not to the payload.
+    static func parseInPlace(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
+        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
+        var purchases = 0
+        for slot in slots where ASN1Integer.decode(bytes[slot.type]) == 17 {
+            purchases += 1
+            guard purchases <= maximumInAppPurchaseCount else { return nil }
+        }
+        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes) { (index: Int) throws(ReceiptValidationError) in
+            Field(slots[index], bytes: bytes, code: .malformedReceipt)
+        }
+    }
+
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
     /// structural error when reached, as the BER lane does).
     private static func decodeReceipt(
@@ -153,6 +168,18 @@ public enum ReceiptParser {
     /// - Returns: nil when the payload has no attribute 12 or it holds an empty string.
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
     public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
+        if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
+            var found: Date?
+            var seen = false
+            for slot in slots where ASN1Integer.decode(payload[slot.type]) == 12 {
+                guard !seen else {
+                    throw ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)
+                }
+                seen = true
+                found = try Field(slot, bytes: payload, code: .malformedReceipt).date()
+            }
+            return found
+        }
         let (reader, attributes) = try topLevelAttributes(payload)
         var found: Date?
         var seen = false
