@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte ranges of a PKCS #7 signedData in the one canonical shape the verified-chain cache's
 /// fast path accepts, read in place (nothing copied, nothing allocated).
 ///
@@ -179,11 +187,10 @@ struct DERCursor {
     /// Whether the bytes in `range` equal `expected`.
     func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
         guard range.count == expected.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
-        var index = 0
-        for offset in range {
-            guard bytes[offset] == expected[index] else { return false }
-            index += 1
+        guard let base = bytes.baseAddress, !range.isEmpty else { return range.isEmpty }
+        return expected.withUnsafeBufferPointer { other in
+            guard let otherBase = other.baseAddress else { return false }
+            return memcmp(base + range.lowerBound, otherBase, range.count) == 0
         }
-        return true
     }
 }

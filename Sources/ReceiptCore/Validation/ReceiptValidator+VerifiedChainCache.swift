@@ -73,7 +73,7 @@ extension ReceiptValidator {
         let now = configuration.currentDate()
         // Parsed before the signature is checked, and believed only after it verified.
         let content = der[envelope.content]
-        guard let receipt = try? ReceiptParser.parse(Array(content)) else { return nil }
+        guard let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) else { return nil }
         let time: Date
         switch configuration.verificationTime {
         case .now: time = now
@@ -175,9 +175,9 @@ extension ReceiptValidator {
         var earliest = -Double.infinity
         var latest = Double.infinity
         for certificate in chain {
-            guard let info = try? CertificateInfo(certificate) else { return nil }
-            earliest = max(earliest, info.notBefore.timeIntervalSince1970 + 1)
-            latest = min(latest, info.notAfter.timeIntervalSince1970 - 1)
+            guard let fields = CertificateFields(certificate) else { return nil }
+            earliest = max(earliest, fields.notBefore + 1)
+            latest = min(latest, fields.notAfter - 1)
         }
         guard earliest.isFinite, latest.isFinite, earliest <= latest else { return nil }
         return earliest...latest
@@ -186,7 +186,7 @@ extension ReceiptValidator {
     /// Whether the path from the leaf to the anchor is the only one the libraries could build from
     /// these certificates: every embedded certificate is in the chain, the chain ends at one of the
     /// anchors, and for every link exactly one candidate (embedded or anchor) carries the issuer's
-    /// name — compared case- and space-insensitively, so near-identical names count as candidates.
+    /// name — compared loosely (``CertificateFields``), so near-identical names count as candidates.
     static func pathIsUnambiguous(chain: [Certificate], embedded: [Certificate], anchors: [Certificate]) -> Bool {
         guard chain.count >= 2, let last = chain.last, anchors.contains(last),
               embedded.allSatisfy({ chain.contains($0) })
@@ -195,21 +195,16 @@ extension ReceiptValidator {
         for certificate in embedded + anchors where !candidates.contains(certificate) {
             candidates.append(certificate)
         }
-        var subjects: [String] = []
+        var subjects: [[UInt8]] = []
         for candidate in candidates {
-            guard let info = try? CertificateInfo(candidate) else { return false }
-            subjects.append(normalized(info.subject))
+            guard let fields = CertificateFields(candidate) else { return false }
+            subjects.append(fields.subjectKey)
         }
         for index in 0..<(chain.count - 1) {
-            guard let info = try? CertificateInfo(chain[index]) else { return false }
-            let issuer = normalized(info.issuer)
-            let matching = candidates.indices.filter { subjects[$0] == issuer && candidates[$0] != chain[index] }
+            guard let fields = CertificateFields(chain[index]) else { return false }
+            let matching = candidates.indices.filter { subjects[$0] == fields.issuerKey && candidates[$0] != chain[index] }
             guard matching.count == 1, candidates[matching[0]] == chain[index + 1] else { return false }
         }
         return true
-    }
-
-    private static func normalized(_ name: String) -> String {
-        String(name.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " "))
     }
 }
