@@ -25,11 +25,12 @@ struct ReceiptSoak {
             let name = arguments[index]
             guard index + 1 < arguments.count else { usage() }
             let value = arguments[index + 1]
-            switch name {
-            case "--iterations": options.iterations = Int(value) ?? usage()
-            case "--sample-every": options.sampleEvery = Int(value) ?? usage()
-            case "--tasks": options.tasks = Int(value) ?? usage()
-            case "--backend": options.backends.append(value)
+            let number = Int(value).flatMap { $0 > 0 ? $0 : nil }
+            switch (name, number) {
+            case ("--iterations", let number?): options.iterations = number
+            case ("--sample-every", let number?): options.sampleEvery = number
+            case ("--tasks", let number?): options.tasks = number
+            case ("--backend", _): options.backends.append(value)
             default: usage()
             }
             index += 2
