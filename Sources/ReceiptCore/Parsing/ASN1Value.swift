@@ -42,6 +42,10 @@ enum ASN1Value: Hashable, Sendable {
         let content = bytes[contentStart...]
         switch tag {
         case 0x0C:  // UTF8String
+            // ASCII is valid UTF-8 as it stands: skip the generic validating initializer.
+            if content.allSatisfy({ $0 < 0x80 }) {
+                return .string(String(decoding: content, as: UTF8.self))
+            }
             guard let text = String(validating: content, as: UTF8.self) else {
                 throw Failure(relativeOffset: contentStart - start, reason: "UTF8String is not valid UTF-8")
             }
