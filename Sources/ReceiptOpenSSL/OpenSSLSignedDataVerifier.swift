@@ -10,8 +10,9 @@ import ReceiptCore
 /// The steps of one PKCS #7 signedData verification with OpenSSL.
 ///
 /// Order (and so precedence of failures): decode (`not_pkcs7`), structure (`not_signed`), chain
-/// without time checks (`untrusted_chain`), chain at the chosen time (`certificate_expired`,
-/// `certificate_not_yet_valid`), signature (`invalid_signature`). Every handle created here is
+/// (`untrusted_chain`, which outranks time: a chain failing at the chosen time on a validity period
+/// is verified again without time checks and reported broken if it is), certificate time
+/// (`certificate_expired`, `certificate_not_yet_valid`), signature (`invalid_signature`). Every handle created here is
 /// freed exactly once by a `defer` next to its creation.
 enum OpenSSLSignedDataVerifier {
     /// Converts a verification date to whole seconds since 1970 (`time_t`).
@@ -44,10 +45,16 @@ enum OpenSSLSignedDataVerifier {
                 libraryMessage: OpenSSLErrorQueue.message())
         }
 
-        // 1. Trust, without time checks, so a broken chain is reported before expired certificates.
-        _ = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
-        // 2. The same chain at the caller's time; this is the chain returned.
-        let chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: time)
+        // 1. The chain at the caller's time; this is the chain returned. Only when that fails on a
+        //    certificate's validity period is it verified again without time checks, so that a
+        //    broken chain (untrusted_chain) is still reported before expired certificates.
+        let chain: [Certificate]
+        do {
+            chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: time)
+        } catch let error where error.code == .certificateExpired || error.code == .certificateNotYetValid {
+            _ = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
+            throw error
+        }
 
         // 3. The signature over the content (or the signed attributes and their messageDigest).
         //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time.
