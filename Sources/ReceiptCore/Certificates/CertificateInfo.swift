@@ -83,6 +83,53 @@ public struct CertificateInfo: Hashable, Sendable {
     }
 
     private static func decode(_ der: [UInt8]) throws -> CertificateInfo {
+        let parts = try walk(der)
+        return CertificateInfo(
+            subject: try distinguishedName(parts.subject),
+            issuer: try distinguishedName(parts.issuer),
+            serialHex: serialHex(parts.serial),
+            notBefore: try time(parts.notBefore),
+            notAfter: try time(parts.notAfter),
+            extensionOIDs: parts.extensionOIDs.map(\.description),
+            isCA: parts.isCA,
+            isSelfIssued: parts.issuer.encodedBytes.elementsEqual(parts.subject.encodedBytes),
+            signatureAlgorithmOID: parts.signatureAlgorithm.description
+        )
+    }
+
+    /// Whether the certificate carries an extension with `oid`, after exactly the checks
+    /// ``init(_:)`` makes (it throws exactly when ``init(_:)`` throws) but without rendering names,
+    /// OIDs or the serial number as text: the chain policy's hot path.
+    static func hasExtension(_ oid: ASN1ObjectIdentifier, in certificate: Certificate) throws(ReceiptValidationError) -> Bool {
+        let parts: Parts
+        do {
+            parts = try walk(certificate.derBytes)
+            // The order of ``decode(_:)``: subject, issuer, then the two times.
+            try checkName(parts.subject)
+            try checkName(parts.issuer)
+            _ = try time(parts.notBefore)
+            _ = try time(parts.notAfter)
+        } catch let error as ReceiptValidationError {
+            throw error
+        } catch {
+            throw ReceiptValidationError(.invalidCertificate, "The certificate is not valid DER: \(error).")
+        }
+        return parts.extensionOIDs.contains(oid)
+    }
+
+    /// The decoded fields, names still as nodes.
+    private struct Parts {
+        var serial: ArraySlice<UInt8>
+        var signatureAlgorithm: ASN1ObjectIdentifier
+        var issuer: ASN1Node
+        var subject: ASN1Node
+        var notBefore: ASN1Node
+        var notAfter: ASN1Node
+        var extensionOIDs: [ASN1ObjectIdentifier]
+        var isCA: Bool
+    }
+
+    private static func walk(_ der: [UInt8]) throws -> Parts {
         let root = try DER.parse(der)
         let top = try children(root, "Certificate")
         guard root.identifier == .sequence, top.count == 3 else { throw invalid("Certificate is not a SEQUENCE of 3") }
@@ -103,7 +150,7 @@ public struct CertificateInfo: Hashable, Sendable {
         guard validity.count == 2 else { throw invalid("Validity does not hold two times") }
         let subjectNode = fields[4]
 
-        var extensionOIDs: [String] = []
+        var extensionOIDs: [ASN1ObjectIdentifier] = []
         var isCA = false
         for field in fields.dropFirst(6) where field.identifier == ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific) {
             let wrapped = try children(field, "extensions")
@@ -113,9 +160,9 @@ public struct CertificateInfo: Hashable, Sendable {
                 guard let oidNode = parts.first, let valueNode = parts.last, valueNode.identifier == .octetString else {
                     throw invalid("an Extension is malformed")
                 }
-                let oid = try ASN1ObjectIdentifier(derEncoded: oidNode).description
+                let oid = try ASN1ObjectIdentifier(derEncoded: oidNode)
                 extensionOIDs.append(oid)
-                if oid == "2.5.29.19" {
+                if oid == basicConstraintsOID {
                     let value = try DER.parse(try primitive(valueNode, "basicConstraints"))
                     let constraints = try children(value, "BasicConstraints")
                     if let first = constraints.first, first.identifier == .boolean {
@@ -125,18 +172,19 @@ public struct CertificateInfo: Hashable, Sendable {
             }
         }
 
-        return CertificateInfo(
-            subject: try distinguishedName(subjectNode),
-            issuer: try distinguishedName(issuerNode),
-            serialHex: serialHex(serial),
-            notBefore: try time(validity[0]),
-            notAfter: try time(validity[1]),
+        return Parts(
+            serial: serial,
+            signatureAlgorithm: algorithm,
+            issuer: issuerNode,
+            subject: subjectNode,
+            notBefore: validity[0],
+            notAfter: validity[1],
             extensionOIDs: extensionOIDs,
-            isCA: isCA,
-            isSelfIssued: issuerNode.encodedBytes.elementsEqual(subjectNode.encodedBytes),
-            signatureAlgorithmOID: algorithm.description
+            isCA: isCA
         )
     }
+
+    private static let basicConstraintsOID: ASN1ObjectIdentifier = [2, 5, 29, 19]
 
     private static func serialHex(_ bytes: ArraySlice<UInt8>) -> String {
         var text = Hex.encode(Array(bytes))
@@ -184,6 +232,19 @@ public struct CertificateInfo: Hashable, Sendable {
             rdns.append(parts.joined(separator: "+"))
         }
         return rdns.reversed().joined(separator: ",")
+    }
+
+    /// The checks ``distinguishedName(_:)`` makes, without building the string.
+    private static func checkName(_ node: ASN1Node) throws {
+        guard node.identifier == .sequence else { throw invalid("a Name is not a SEQUENCE") }
+        for rdn in try children(node, "Name") {
+            guard rdn.identifier == .set else { throw invalid("an RDN is not a SET") }
+            for attribute in try children(rdn, "RDN") {
+                let pair = try children(attribute, "AttributeTypeAndValue")
+                guard pair.count == 2 else { throw invalid("an AttributeTypeAndValue is malformed") }
+                _ = try ASN1ObjectIdentifier(derEncoded: pair[0])
+            }
+        }
     }
 
     /// A string attribute value, escaped per RFC 4514; other kinds as `#` + hex of the DER.

@@ -1,3 +1,5 @@
+import SwiftASN1
+
 /// Apple's receipt-signing chain policy, run in Swift over the chain a backend verified, so that
 /// every backend applies it identically.
 ///
@@ -22,27 +24,38 @@ public struct AppleChainPolicy: Sendable {
                 "the signer chain has \(chain.count) certificate(s); an App Store receipt is signed by exactly leaf → Apple WWDR intermediate → root"
             )
         }
-        let leaf = try Self.info(chain[0], role: "leaf")
-        let intermediate = try Self.info(chain[1], role: "intermediate")
-        guard intermediate.extensionOIDs.contains(Self.intermediateMarkerOID) else {
+        // Decoded with exactly CertificateInfo's checks (same errors, same order) but without
+        // rendering names; the subject is rendered only for the error message.
+        let leafHasMarker = try Self.hasExtension(Self.leafMarker, chain[0], role: "leaf")
+        let intermediateHasMarker = try Self.hasExtension(Self.intermediateMarker, chain[1], role: "intermediate")
+        guard intermediateHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
-                "the intermediate certificate (\(intermediate.subject)) lacks Apple's WWDR marker OID \(Self.intermediateMarkerOID)"
+                "the intermediate certificate (\(Self.subject(chain[1]))) lacks Apple's WWDR marker OID \(Self.intermediateMarkerOID)"
             )
         }
-        guard leaf.extensionOIDs.contains(Self.leafMarkerOID) else {
+        guard leafHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
-                "the signing certificate (\(leaf.subject)) lacks Apple's receipt-signing marker OID \(Self.leafMarkerOID)"
+                "the signing certificate (\(Self.subject(chain[0]))) lacks Apple's receipt-signing marker OID \(Self.leafMarkerOID)"
             )
         }
     }
 
-    private static func info(_ certificate: Certificate, role: String) throws(ReceiptValidationError) -> CertificateInfo {
+    /// ``intermediateMarkerOID`` and ``leafMarkerOID`` as identifiers.
+    private static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
+    private static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+
+    private static func hasExtension(_ oid: ASN1ObjectIdentifier, _ certificate: Certificate, role: String) throws(ReceiptValidationError) -> Bool {
         do {
-            return try CertificateInfo(certificate)
+            return try CertificateInfo.hasExtension(oid, in: certificate)
         } catch {
             throw ReceiptValidationError(.invalidCertificate, "the \(role) certificate of the verified chain could not be decoded: \(error.message)")
         }
+    }
+
+    /// The subject in RFC 4514 form (the certificate already decoded once with the same checks).
+    private static func subject(_ certificate: Certificate) -> String {
+        (try? CertificateInfo(certificate).subject) ?? "?"
     }
 }
