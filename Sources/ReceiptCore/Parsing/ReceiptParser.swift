@@ -195,6 +195,25 @@ public enum ReceiptParser {
         return found
     }
 
+    /// ``creationDate(in:)`` for the payload lying at `range` of `bytes`, read in place when it is
+    /// strict DER (the same result; only thrown offsets are relative to `bytes`), otherwise from a
+    /// copy through the general reader.
+    static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
+        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else {
+            return try creationDate(in: Array(bytes[range]))
+        }
+        var found: Date?
+        var seen = false
+        for slot in slots where ASN1Integer.decode(bytes[slot.type]) == 12 {
+            guard !seen else {
+                throw ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)
+            }
+            seen = true
+            found = try Field(slot, bytes: bytes, code: .malformedReceipt).date()
+        }
+        return found
+    }
+
     /// Whether Apple documents the attribute type (then a malformed value is an error, not raw data).
     static func isDocumented(_ type: Int) -> Bool {
         switch type {

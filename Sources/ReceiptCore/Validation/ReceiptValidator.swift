@@ -116,17 +116,17 @@ public struct ReceiptValidator: Sendable {
         let now = configuration.currentDate()
         // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
         // trusted; the creation date is re-read from the verified bytes and must agree.
-        let container = try? PKCS7Container(bytes: der)
+        let inspection = inspect(der)
         let trust: ReceiptTrust
         let store: any TrustStore
-        if let storeKitTrustStore, let container, container.certificates == [configuration.storeKitTestCertificate] {
+        if let storeKitTrustStore, inspection.embedsOnlyStoreKitCertificate {
             trust = .storeKitTesting
             store = storeKitTrustStore
         } else {
             trust = .appleReceiptSigning
             store = appleTrustStore
         }
-        let unverifiedCreationDate = container.flatMap { try? ReceiptParser.creationDate(in: $0.content) }
+        let unverifiedCreationDate = inspection.creationDate
         let time: Date
         switch configuration.verificationTime {
         case .now: time = now
@@ -157,12 +157,40 @@ public struct ReceiptValidator: Sendable {
         let receipt = try ReceiptParser.parse(verified.content)
         report.receipt = receipt
         if let policyError { throw policyError }
-        if container != nil, unverifiedCreationDate != nil {
+        if inspection.isReadable, unverifiedCreationDate != nil {
             remember(der, verified: verified, store: store, at: verifiedAt)
         }
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
         try checkDevice(receipt, into: &report)
+    }
+
+    /// What the full path looks at before verification (nothing of it is trusted).
+    private struct Inspection {
+        /// Whether the bytes read as a PKCS #7 signedData (``PKCS7Container``).
+        var isReadable = false
+        /// Whether the embedded certificates are exactly the StoreKit test certificate.
+        var embedsOnlyStoreKitCertificate = false
+        /// The payload's creation date, if readable.
+        var creationDate: Date?
+    }
+
+    /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
+    /// DER that the container is certain to read the same way (no tree, no content copy).
+    private func inspect(_ der: [UInt8]) -> Inspection {
+        var inspection = Inspection()
+        if let envelope = SignedDataEnvelope(der), envelope.isReadableAsContainer(der) {
+            inspection.isReadable = true
+            inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
+                && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
+            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
+            return inspection
+        }
+        guard let container = try? PKCS7Container(bytes: der) else { return inspection }
+        inspection.isReadable = true
+        inspection.embedsOnlyStoreKitCertificate = container.certificates == [configuration.storeKitTestCertificate]
+        inspection.creationDate = (try? ReceiptParser.creationDate(in: container.content)) ?? nil
+        return inspection
     }
 
     /// The device-hash step, shared by the full and the fast path.
