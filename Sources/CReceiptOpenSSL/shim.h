@@ -3,10 +3,13 @@
 
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs7.h>
 #include <openssl/x509.h>
@@ -76,6 +79,38 @@ static inline long (BIO_get_mem_data)(BIO *bio, char **data) {
 
 static inline void (OPENSSL_free)(void *pointer) {
     OPENSSL_free(pointer);
+}
+
+/* RSA public keys */
+
+/*
+ * An RSA public key (EVP_PKEY_RSA) from its modulus and public exponent, given as big-endian
+ * magnitudes, built with EVP_PKEY_fromdata: no certificate or SubjectPublicKeyInfo decoding (which
+ * goes through the OSSL_DECODER machinery). NULL on failure; the caller frees the key.
+ */
+static inline EVP_PKEY *receipt_rsa_public_key(const unsigned char *n, int n_length, const unsigned char *e, int e_length) {
+    EVP_PKEY *key = NULL;
+    BIGNUM *modulus = BN_bin2bn(n, n_length, NULL);
+    BIGNUM *exponent = BN_bin2bn(e, e_length, NULL);
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *parameters = NULL;
+    EVP_PKEY_CTX *context = NULL;
+    if (modulus != NULL && exponent != NULL && builder != NULL
+        && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, modulus) == 1
+        && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, exponent) == 1
+        && (parameters = OSSL_PARAM_BLD_to_param(builder)) != NULL
+        && (context = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL)) != NULL
+        && EVP_PKEY_fromdata_init(context) == 1) {
+        if (EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, parameters) != 1) {
+            key = NULL;
+        }
+    }
+    EVP_PKEY_CTX_free(context);
+    OSSL_PARAM_free(parameters);
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(exponent);
+    BN_free(modulus);
+    return key;
 }
 
 #endif

@@ -18,14 +18,7 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
     private let sha256Template: OpaquePointer
 
     init(certificate: Certificate) throws(ReceiptValidationError) {
-        let x509 = try OpenSSLCertificates.decode(certificate.derBytes)
-        defer { X509_free(x509) }
-        // X509_get_pubkey returns a new reference, released in deinit.
-        guard let key = X509_get_pubkey(x509) else {
-            throw ReceiptValidationError(
-                .invalidCertificate, "OpenSSL could not read the certificate's public key.",
-                libraryMessage: OpenSSLErrorQueue.message())
-        }
+        let key = try Self.publicKey(of: certificate)
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else {
             EVP_PKEY_free(key)
             throw ReceiptValidationError(.invalidCertificate, "The certificate's public key is not an RSA key.")
@@ -49,6 +42,32 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
         self.sha256 = sha256
         self.sha1Template = sha1Template
         self.sha256Template = sha256Template
+    }
+
+    /// The certificate's public key (a new reference the caller owns). An RSA key is built
+    /// straight from its modulus and exponent when the SubjectPublicKeyInfo is in the plain
+    /// rsaEncryption form; anything else is decoded with `d2i_X509` and `X509_get_pubkey`.
+    private static func publicKey(of certificate: Certificate) throws(ReceiptValidationError) -> OpaquePointer {
+        let der = certificate.derBytes
+        if let components = RSAPublicKeyLocator.components(ofCertificate: der) {
+            let key = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+                guard let base = buffer.baseAddress else { return nil }
+                return receipt_rsa_public_key(
+                    base + components.modulus.lowerBound, Int32(components.modulus.count),
+                    base + components.exponent.lowerBound, Int32(components.exponent.count))
+            }
+            if let key { return key }
+            OpenSSLErrorQueue.clear()
+        }
+        let x509 = try OpenSSLCertificates.decode(der)
+        defer { X509_free(x509) }
+        // X509_get_pubkey returns a new reference.
+        guard let key = X509_get_pubkey(x509) else {
+            throw ReceiptValidationError(
+                .invalidCertificate, "OpenSSL could not read the certificate's public key.",
+                libraryMessage: OpenSSLErrorQueue.message())
+        }
+        return key
     }
 
     deinit {

@@ -1,0 +1,115 @@
+#if OpenSSL
+
+/// Finds the RSA modulus and public exponent of a DER X.509 certificate by walking to its
+/// SubjectPublicKeyInfo, so a verification key can be built from them directly
+/// (`receipt_rsa_public_key`) instead of decoding the whole certificate again.
+///
+/// Deliberately narrow: strict DER on the path walked, algorithm rsaEncryption with NULL or no
+/// parameters, `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }` with both
+/// integers positive and minimally encoded, nothing trailing. Anything else is `nil` and the
+/// caller decodes the certificate with `d2i_X509` as before. The certificate has already been
+/// verified by the full path (which decoded this same key with OpenSSL), so the numbers read here
+/// are the key OpenSSL itself used.
+enum RSAPublicKeyLocator {
+    /// The byte ranges of the modulus and exponent magnitudes (no sign octet) in `der`.
+    struct Components {
+        var modulus: Range<Int>
+        var exponent: Range<Int>
+    }
+
+    /// rsaEncryption, 1.2.840.113549.1.1.1, as a whole TLV.
+    private static let rsaEncryptionOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+
+    static func components(ofCertificate der: [UInt8]) -> Components? {
+        let reader = Reader(bytes: der)
+        guard let certificate = reader.element(at: 0, within: der.count), certificate.tag == 0x30,
+              certificate.end == der.count,
+              let tbs = reader.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
+              var field = reader.element(at: tbs.contentStart, within: tbs.end)
+        else { return nil }
+        if field.tag == 0xA0 {  // [0] version
+            guard let next = reader.element(at: field.end, within: tbs.end) else { return nil }
+            field = next
+        }
+        guard field.tag == 0x02,  // serialNumber
+              let signature = reader.element(at: field.end, within: tbs.end), signature.tag == 0x30,
+              let issuer = reader.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
+              let validity = reader.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
+              let subject = reader.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
+              let spki = reader.element(at: subject.end, within: tbs.end), spki.tag == 0x30,
+              let algorithm = reader.element(at: spki.contentStart, within: spki.end), algorithm.tag == 0x30,
+              let oid = reader.element(at: algorithm.contentStart, within: algorithm.end),
+              reader.equals(oid.start..<oid.end, rsaEncryptionOID),
+              let bitString = reader.element(at: algorithm.end, within: spki.end), bitString.tag == 0x03,
+              bitString.end == spki.end, bitString.end > bitString.contentStart, der[bitString.contentStart] == 0,
+              let rsaKey = reader.element(at: bitString.contentStart + 1, within: bitString.end), rsaKey.tag == 0x30,
+              rsaKey.end == bitString.end,
+              let modulus = reader.element(at: rsaKey.contentStart, within: rsaKey.end), modulus.tag == 0x02,
+              let exponent = reader.element(at: modulus.end, within: rsaKey.end), exponent.tag == 0x02,
+              exponent.end == rsaKey.end,
+              let modulusMagnitude = positiveMagnitude(der, modulus),
+              let exponentMagnitude = positiveMagnitude(der, exponent),
+              modulusMagnitude.count <= 2048, exponentMagnitude.count <= 2048
+        else { return nil }
+        // Parameters: absent or NULL.
+        if oid.end != algorithm.end {
+            guard let parameters = reader.element(at: oid.end, within: algorithm.end), parameters.tag == 0x05,
+                  parameters.contentStart == parameters.end, parameters.end == algorithm.end
+            else { return nil }
+        }
+        return Components(modulus: modulusMagnitude, exponent: exponentMagnitude)
+    }
+
+    /// The magnitude of a positive, minimally encoded INTEGER (its sign octet dropped); nil otherwise.
+    private static func positiveMagnitude(_ der: [UInt8], _ integer: Reader.Element) -> Range<Int>? {
+        let content = integer.contentStart..<integer.end
+        guard let first = content.first else { return nil }
+        let lead = der[first]
+        guard lead & 0x80 == 0 else { return nil }  // negative
+        if lead == 0 {
+            // A leading zero only as the sign octet of a magnitude with its top bit set.
+            guard content.count >= 2, der[first + 1] & 0x80 != 0 else { return nil }
+            return (first + 1)..<content.upperBound
+        }
+        return content
+    }
+
+    /// A strict DER TLV reader (single-octet tags, definite minimal lengths of at most four octets).
+    private struct Reader {
+        struct Element {
+            var tag: UInt8
+            var start: Int
+            var contentStart: Int
+            var end: Int
+        }
+
+        let bytes: [UInt8]
+
+        func element(at offset: Int, within limit: Int) -> Element? {
+            guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
+            let tag = bytes[offset]
+            guard tag & 0x1F != 0x1F else { return nil }
+            let first = bytes[offset + 1]
+            var cursor = offset + 2
+            var length = 0
+            if first < 0x80 {
+                length = Int(first)
+            } else {
+                let count = Int(first & 0x7F)
+                guard count >= 1, count <= 4, limit - cursor >= count, bytes[cursor] != 0 else { return nil }
+                for _ in 0..<count {
+                    length = (length << 8) | Int(bytes[cursor])
+                    cursor += 1
+                }
+                guard length >= 0x80 else { return nil }
+            }
+            guard length <= limit - cursor else { return nil }
+            return Element(tag: tag, start: offset, contentStart: cursor, end: cursor + length)
+        }
+
+        func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
+            range.count == expected.count && bytes[range].elementsEqual(expected)
+        }
+    }
+}
+#endif
