@@ -82,7 +82,18 @@ final class GnuTLSPKCS7 {
     /// Exporting re-encodes (and re-orders SET OF members in) the decoded tree, after which
     /// `gnutls_pkcs7_get_crt_raw2` on the same handle returns wrong bytes for BER or unsorted input,
     /// so the export runs on a second, private import of the same bytes.
+    ///
+    /// The layout does not depend on the encapsulated content, so it is read from a copy without it
+    /// when the input allows (``SignedDataLayout/contentlessCopy(of:)``): a large receipt's content
+    /// is then not decoded and re-encoded a second time. Any failure there falls back to `bytes`.
     static func layout(of bytes: [UInt8]) throws(ReceiptValidationError) -> SignedDataLayout {
+        if let stub = SignedDataLayout.contentlessCopy(of: bytes), let layout = try? exportedLayout(of: stub) {
+            return layout
+        }
+        return try exportedLayout(of: bytes)
+    }
+
+    private static func exportedLayout(of bytes: [UInt8]) throws(ReceiptValidationError) -> SignedDataLayout {
         let scratch = try GnuTLSPKCS7(bytes: bytes)
         let exported = GnuTLSDatum.taking { gnutls_pkcs7_export2(scratch.handle, GNUTLS_X509_FMT_DER, $0) }
         guard exported.status >= 0, let layout = SignedDataLayout(der: exported.bytes) else {
