@@ -22,7 +22,7 @@ public enum RFC3339 {
         bytes.withUnsafeBufferPointer { parse(utf8: $0) }
     }
 
-    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20, bytes.count <= 64 else { return nil }
         var position = 0
 

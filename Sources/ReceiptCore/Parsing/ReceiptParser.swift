@@ -86,6 +86,7 @@ public enum ReceiptParser {
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(purchaseCapacity)
         var seen = SeenTypes()
+        var scratch: [AttributeSlot] = []
 
         for index in 0..<count {
             let field = try fieldAt(index)
@@ -100,7 +101,7 @@ public enum ReceiptParser {
                         offset: field.offset
                     )
                 }
-                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes))
+                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes, scratch: &scratch))
                 continue
             }
             if isSingleValued(type) {
@@ -282,12 +283,12 @@ public enum ReceiptParser {
     }
 
     /// Decodes one in-app purchase from a type 17 attribute.
-    private static func parseInAppPurchase(_ outer: Field, bytes payload: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
+    private static func parseInAppPurchase(
+        _ outer: Field, bytes payload: [UInt8], scratch: inout [AttributeSlot]
+    ) throws(ReceiptValidationError) -> InAppPurchase {
         if !outer.valueIsConstructed,
-           let slots = StrictAttributeSet.slots(payload, in: outer.valueContent, maximumCount: maximumInAppAttributeCount) {
-            return try decodeInAppPurchase(count: slots.count, base: 0) { (index: Int) throws(ReceiptValidationError) in
-                Field(slots[index], bytes: payload, code: .malformedInAppPurchase)
-            }
+           StrictAttributeSet.read(payload, in: outer.valueContent, maximumCount: maximumInAppAttributeCount, into: &scratch) {
+            return try decodeStrictInAppPurchase(scratch, bytes: payload)
         }
         // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
         // offsets stay absolute; a constructed (BER) OCTET STRING is concatenated first.
@@ -342,70 +343,92 @@ public enum ReceiptParser {
         var purchase = InAppPurchase()
         var seen = SeenTypes()
         for index in 0..<count {
-            let field = try fieldAt(index)
-            guard let type = field.type else {
-                purchase.otherAttributes.append(field.raw())
-                continue
+            try apply(try fieldAt(index), to: &purchase, seen: &seen, base: base)
+        }
+        return purchase
+    }
+
+    /// The strict lane's in-app loop: the common attribute shapes (documented types with a short
+    /// ASCII string, a date string or an INTEGER of at most eight octets) are read straight from
+    /// the bytes, with exactly the result ``apply(_:to:seen:base:)`` gives them; every other
+    /// attribute, and every problem, goes through ``apply(_:to:seen:base:)`` itself.
+    private static func decodeStrictInAppPurchase(_ slots: [AttributeSlot], bytes: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
+        var purchase = InAppPurchase()
+        var seen = SeenTypes()
+        for slot in slots {
+            let handled = bytes.withUnsafeBufferPointer { pointer in
+                StrictValue.apply(slot, pointer, to: &purchase, seen: &seen)
             }
-            if isSingleValuedInApp(type) {
-                if seen.contains(type) {
-                    if isDocumented(type) {
-                        throw ReceiptValidationError(
-                            .malformedInAppPurchase, "In-app attribute type \(type) appears more than once.",
-                            offset: base + field.offset
-                        )
-                    }
-                    purchase.otherAttributes.append(field.raw())
-                    continue
-                }
-                seen.insert(type)
-            }
-            switch type {
-            case 1701:
-                if let number = try field.integer() { purchase.quantity = number } else { purchase.otherAttributes.append(field.raw()) }
-            case 1702: purchase.productID = try field.string()
-            case 1703: purchase.transactionID = try field.string()
-            case 1704: purchase.purchaseDate = try field.date()
-            case 1705: purchase.originalTransactionID = try field.string()
-            case 1706: purchase.originalPurchaseDate = try field.date()
-            case 1707:
-                if let number = field.undocumentedInteger() {
-                    purchase.productType = ProductType(rawValue: number)
-                } else {
-                    purchase.otherAttributes.append(field.raw())
-                }
-            case 1708: purchase.expiresDate = try field.date()
-            case 1711:
-                if let number = try field.integer() {
-                    purchase.webOrderLineItemID = number
-                } else {
-                    purchase.otherAttributes.append(field.raw())
-                }
-            case 1712: purchase.cancellationDate = try field.date()
-            case 1713:
-                if let number = field.undocumentedInteger() {
-                    purchase.isTrialPeriod = number != 0
-                } else {
-                    purchase.otherAttributes.append(field.raw())
-                }
-            case 1719:
-                guard let number = try field.integer() else {
-                    throw field.failure("in-app attribute 1719 holds an INTEGER too large for a flag")
-                }
-                purchase.isInIntroOfferPeriod = number != 0
-            case 1720:
-                purchase.attribute1720 = field.raw()
-            case 1721:
-                if let text = field.undocumentedString() {
-                    purchase.promotionalOfferID = text
-                } else {
-                    purchase.otherAttributes.append(field.raw())
-                }
-            default:
-                purchase.otherAttributes.append(field.raw())
+            if !handled {
+                try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
             }
         }
         return purchase
+    }
+
+    /// One in-app attribute applied to the purchase (both lanes).
+    private static func apply(_ field: Field, to purchase: inout InAppPurchase, seen: inout SeenTypes, base: Int) throws(ReceiptValidationError) {
+        guard let type = field.type else {
+            purchase.otherAttributes.append(field.raw())
+            return
+        }
+        if isSingleValuedInApp(type) {
+            if seen.contains(type) {
+                if isDocumented(type) {
+                    throw ReceiptValidationError(
+                        .malformedInAppPurchase, "In-app attribute type \(type) appears more than once.",
+                        offset: base + field.offset
+                    )
+                }
+                purchase.otherAttributes.append(field.raw())
+                return
+            }
+            seen.insert(type)
+        }
+        switch type {
+        case 1701:
+            if let number = try field.integer() { purchase.quantity = number } else { purchase.otherAttributes.append(field.raw()) }
+        case 1702: purchase.productID = try field.string()
+        case 1703: purchase.transactionID = try field.string()
+        case 1704: purchase.purchaseDate = try field.date()
+        case 1705: purchase.originalTransactionID = try field.string()
+        case 1706: purchase.originalPurchaseDate = try field.date()
+        case 1707:
+            if let number = field.undocumentedInteger() {
+                purchase.productType = ProductType(rawValue: number)
+            } else {
+                purchase.otherAttributes.append(field.raw())
+            }
+        case 1708: purchase.expiresDate = try field.date()
+        case 1711:
+            if let number = try field.integer() {
+                purchase.webOrderLineItemID = number
+            } else {
+                purchase.otherAttributes.append(field.raw())
+            }
+        case 1712: purchase.cancellationDate = try field.date()
+        case 1713:
+            if let number = field.undocumentedInteger() {
+                purchase.isTrialPeriod = number != 0
+            } else {
+                purchase.otherAttributes.append(field.raw())
+            }
+        case 1719:
+            guard let number = try field.integer() else {
+                throw field.failure("in-app attribute 1719 holds an INTEGER too large for a flag")
+            }
+            purchase.isInIntroOfferPeriod = number != 0
+        case 1720:
+            purchase.attribute1720 = field.raw()
+        case 1721:
+            if let text = field.undocumentedString() {
+                purchase.promotionalOfferID = text
+            } else {
+                purchase.otherAttributes.append(field.raw())
+            }
+        default:
+            purchase.otherAttributes.append(field.raw())
+        }
     }
 }
 
@@ -593,5 +616,87 @@ private struct SeenTypes {
 
     mutating func insert(_ type: Int) {
         if let bit = Self.bit(type) { bits |= bit }
+    }
+}
+
+/// The strict lane's direct reading of the common in-app attribute shapes (see
+/// `ReceiptParser.decodeStrictInAppPurchase`). Each reader accepts only encodings for which it
+/// gives exactly what `Field`'s accessor gives; anything else returns `false` before touching
+/// the purchase or the seen types, and the attribute takes the general path.
+private enum StrictValue {
+    static func apply(
+        _ slot: AttributeSlot, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase, seen: inout SeenTypes
+    ) -> Bool {
+        // The type: two content octets cover 1701…1721 (ASN1Integer.decode gives the same value).
+        guard slot.type.count == 2 else { return false }
+        let type = Int(Int16(bitPattern: UInt16(bytes[slot.type.lowerBound]) << 8 | UInt16(bytes[slot.type.lowerBound + 1])))
+        switch type {
+        case 1701, 1702, 1703, 1704, 1705, 1706, 1708, 1711, 1712, 1719:
+            break
+        default:
+            return false
+        }
+        // All of these are documented and single-valued: a second copy is the general path's error.
+        guard !seen.contains(type) else { return false }
+        let value = slot.value
+        switch type {
+        case 1701, 1711, 1719:
+            guard let number = integer(bytes, value) else { return false }
+            switch type {
+            case 1701: purchase.quantity = number
+            case 1711: purchase.webOrderLineItemID = number
+            default: purchase.isInIntroOfferPeriod = number != 0
+            }
+        case 1702, 1703, 1705:
+            guard let content = asciiString(bytes, value) else { return false }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+            switch type {
+            case 1702: purchase.productID = text
+            case 1703: purchase.transactionID = text
+            default: purchase.originalTransactionID = text
+            }
+        default:  // 1704, 1706, 1708, 1712
+            guard let content = asciiString(bytes, value) else { return false }
+            let date: Date?
+            if content.isEmpty {
+                date = nil
+            } else {
+                guard let parsed = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return false }
+                date = parsed
+            }
+            switch type {
+            case 1704: purchase.purchaseDate = date
+            case 1706: purchase.originalPurchaseDate = date
+            case 1708: purchase.expiresDate = date
+            default: purchase.cancellationDate = date
+            }
+        }
+        seen.insert(type)
+        return true
+    }
+
+    /// The content range of a value that is exactly one short-form UTF8String, IA5String,
+    /// PrintableString or VisibleString of ASCII bytes (as `Field.asciiStringContent`).
+    private static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
+        guard value.count >= 2 else { return nil }
+        let tag = bytes[value.lowerBound]
+        guard tag == 0x0C || tag == 0x16 || tag == 0x13 || tag == 0x1A else { return nil }
+        let length = Int(bytes[value.lowerBound + 1])
+        guard length < 0x80, length == value.count - 2 else { return nil }
+        let content = (value.lowerBound + 2)..<value.upperBound
+        for index in content where bytes[index] >= 0x80 { return nil }
+        return content
+    }
+
+    /// The value of exactly one short-form INTEGER of one to eight content octets (two's
+    /// complement, as `ASN1Value.decode` and `ASN1Integer.decode` read it).
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Int64? {
+        guard value.count >= 3, bytes[value.lowerBound] == 0x02 else { return nil }
+        let length = Int(bytes[value.lowerBound + 1])
+        guard length >= 1, length <= 8, length == value.count - 2 else { return nil }
+        let start = value.lowerBound + 2
+        var number: UInt64 = bytes[start] & 0x80 != 0 ? UInt64.max : 0
+        for index in start..<value.upperBound { number = (number << 8) | UInt64(bytes[index]) }
+        return Int64(bitPattern: number)
     }
 }

@@ -22,13 +22,22 @@ struct AttributeSlot {
 /// else is `nil`, and the caller uses the general reader, which also reports every problem.
 enum StrictAttributeSet {
     static func slots(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int) -> [AttributeSlot]? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
-        return bytes.withUnsafeBufferPointer { pointer -> [AttributeSlot]? in
+        var slots: [AttributeSlot] = []
+        guard read(bytes, in: range, maximumCount: maximumCount, into: &slots) else { return nil }
+        return slots
+    }
+
+    /// ``slots(_:in:maximumCount:)`` into a buffer the caller reuses (emptied first, capacity
+    /// kept): no allocation per in-app purchase. `false` (and `slots` unspecified) for anything
+    /// the strict lane does not accept.
+    static func read(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int, into slots: inout [AttributeSlot]) -> Bool {
+        slots.removeAll(keepingCapacity: true)
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return false }
+        return bytes.withUnsafeBufferPointer { pointer -> Bool in
             let cursor = DERCursor(pointer)
             guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
                   set.end == range.upperBound
-            else { return nil }
-            var slots: [AttributeSlot] = []
+            else { return false }
             // Attributes are at least 11 bytes (30 09 02 01 t 02 01 v 04 00 …); a cheap upper bound.
             slots.reserveCapacity(min(maximumCount, (set.end - set.contentStart) / 11 + 1))
             var position = set.contentStart
@@ -41,7 +50,7 @@ enum StrictAttributeSet {
                       version.contentStart < version.end,
                       let value = cursor.element(at: version.end, within: sequence.end), value.tag == 0x04,
                       value.end == sequence.end
-                else { return nil }
+                else { return false }
                 slots.append(AttributeSlot(
                     offset: sequence.start,
                     type: type.contentStart..<type.end,
@@ -51,7 +60,7 @@ enum StrictAttributeSet {
                 ))
                 position = sequence.end
             }
-            return slots
+            return true
         }
     }
 }
