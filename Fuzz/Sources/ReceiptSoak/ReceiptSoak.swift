@@ -16,6 +16,7 @@ import ReceiptKit
 @main
 struct ReceiptSoak {
     static func main() async {
+        setvbuf(stdout, nil, _IOLBF, 0)  // progress lines appear as they happen, also through a pipe
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         arguments.removeFirst()
