@@ -46,16 +46,19 @@ extension SignedDataEnvelope {
     /// container's BER reader reads it (depth counted from 0, elements counted as it counts them),
     /// but accepting only strict DER. Recursion is bounded by `PKCS7Container.maximumDepth`.
     private static func walk(_ cursor: DERCursor, at offset: Int, within limit: Int, depth: Int, elements: inout Int) -> Bool {
+        guard let element = cursor.element(at: offset, within: limit), element.end == limit else { return false }
+        return walk(cursor, element, depth: depth, elements: &elements)
+    }
+
+    private static func walk(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int, elements: inout Int) -> Bool {
         guard depth <= PKCS7Container.maximumDepth else { return false }
         elements += 1
-        guard elements <= PKCS7Container.maximumElements,
-              let element = cursor.element(at: offset, within: limit), element.end == limit
-        else { return false }
+        guard elements <= PKCS7Container.maximumElements else { return false }
         guard element.tag & 0x20 != 0 else { return true }
         var position = element.contentStart
         while position < element.end {
             guard let child = cursor.element(at: position, within: element.end),
-                  walk(cursor, at: position, within: child.end, depth: depth + 1, elements: &elements)
+                  walk(cursor, child, depth: depth + 1, elements: &elements)
             else { return false }
             position = child.end
         }

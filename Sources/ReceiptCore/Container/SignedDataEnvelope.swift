@@ -162,6 +162,7 @@ struct DERCursor {
 
     /// The element starting at `offset`, which must end at or before `limit`; `nil` when it is not
     /// strict DER or does not fit.
+    @inline(__always)
     func element(at offset: Int, within limit: Int) -> Element? {
         guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
         let tag = bytes[offset]
