@@ -66,21 +66,40 @@ enum GnuTLSChainBuilder {
             let unused = embedded.filter { candidate in
                 !chain.contains { $0.derBytes == candidate.derBytes }
             }
+            // The name check once per candidate (it is a pure function of the two certificates).
+            let namedAnchors = anchors.filter { current.isNamedAsIssued(by: $0) }
+            let namedUnused = unused.filter { current.isNamedAsIssued(by: $0) }
+            // With a single candidate the choice below cannot depend on which key signed `current`
+            // (the signed choice and the name-only fallback are the same certificate), so its
+            // signature is left to the trust-list verification. An embedded copy of a named
+            // anchor never changes the choice either: if it verifies, so does the anchor, which
+            // is preferred; if not, the anchor is the name-only fallback.
+            let distinctUnused = namedUnused.filter { candidate in !namedAnchors.contains { $0.derBytes == candidate.derBytes } }
+            if namedAnchors.count + distinctUnused.count == 1 {
+                if let anchor = namedAnchors.first {
+                    chain.append(anchor)
+                    return chain
+                }
+                if let next = distinctUnused.first {
+                    current = next
+                    continue
+                }
+            }
             // Prefer an issuer whose key really signed `current`; anchors before embedded ones.
-            if let anchor = anchors.first(where: { current.isNamedAsIssued(by: $0) && current.isSigned(by: $0) }) {
+            if let anchor = namedAnchors.first(where: { current.isSigned(by: $0) }) {
                 chain.append(anchor)
                 return chain
             }
-            if let next = unused.first(where: { current.isNamedAsIssued(by: $0) && current.isSigned(by: $0) }) {
+            if let next = namedUnused.first(where: { current.isSigned(by: $0) }) {
                 current = next
                 continue
             }
             // No verifying issuer: keep a name match so GnuTLS reports why it fails.
-            if let anchor = anchors.first(where: { current.isNamedAsIssued(by: $0) }) {
+            if let anchor = namedAnchors.first {
                 chain.append(anchor)
                 return chain
             }
-            if let next = unused.first(where: { current.isNamedAsIssued(by: $0) }) {
+            if let next = namedUnused.first {
                 current = next
                 continue
             }
