@@ -33,13 +33,40 @@ do {
         exit(0)
     }
     if let index = arguments.firstIndex(of: "--loop") {
-        // Profiling aid: `--loop parse|validate|cold BACKEND FIXTURE-INDEX COUNT` repeats one operation.
+        // Profiling aid: `--loop parse|validate|cold|c-verify|c-walk BACKEND FIXTURE-INDEX COUNT` repeats one
+        // operation (c-verify: the C library's PKCS #7 verification; c-walk: the bare C DER walk).
         guard index + 4 < arguments.count, let backend = CryptoBackends.named(arguments[index + 2]),
               let fixtureIndex = Int(arguments[index + 3]), fixtures.indices.contains(fixtureIndex),
               let count = Int(arguments[index + 4])
         else { throw BenchError("usage: --loop parse|validate|cold BACKEND FIXTURE-INDEX COUNT") }
         let fixture = fixtures[fixtureIndex]
         let validator = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
+        switch arguments[index + 1] {
+        case "c-verify":
+            // The C baseline alone (instruction counts under callgrind): COUNT library verifications.
+            let der = fixture.der
+            let anchor = fixture.anchor.derBytes
+            if backend.name == "openssl" {
+                guard let context = bl_openssl_new(anchor, anchor.count, Int64(fixture.creationDate.timeIntervalSince1970)) else {
+                    throw BenchError("OpenSSL baseline: cannot build the store")
+                }
+                defer { bl_openssl_free(context) }
+                guard bl_openssl_run(context, der, der.count, count) == count else { throw BenchError("C verify failed") }
+            } else {
+                guard let context = bl_gnutls_new(anchor, anchor.count, fixture.usesSHA1 ? 1 : 0) else {
+                    throw BenchError("GnuTLS baseline: cannot build the trust list")
+                }
+                defer { bl_gnutls_free(context) }
+                guard bl_gnutls_run(context, der, der.count, count) == count else { throw BenchError("C verify failed") }
+            }
+            exit(0)
+        case "c-walk":
+            let payload = fixture.payload
+            guard bl_der_walk_run(payload, payload.count, count) > 0 else { throw BenchError("C walk failed") }
+            exit(0)
+        default:
+            break
+        }
         for _ in 0..<count {
             switch arguments[index + 1] {
             case "parse": _ = try ReceiptParser.parse(fixture.payload)
