@@ -68,7 +68,13 @@ enum GnuTLSChainBuilder {
             }
             // The name check once per candidate (it is a pure function of the two certificates).
             let namedAnchors = anchors.filter { current.isNamedAsIssued(by: $0) }
-            let namedUnused = unused.filter { current.isNamedAsIssued(by: $0) }
+            let namedUnused = unused.filter { candidate in
+                // An embedded copy of an anchor is named exactly when the anchor is.
+                if let twin = anchors.first(where: { $0.derBytes == candidate.derBytes }) {
+                    return namedAnchors.contains { $0 === twin }
+                }
+                return current.isNamedAsIssued(by: candidate)
+            }
             // With a single candidate the choice below cannot depend on which key signed `current`
             // (the signed choice and the name-only fallback are the same certificate), so its
             // signature is left to the trust-list verification. An embedded copy of a named
