@@ -18,7 +18,7 @@ public enum FuzzFixtures {
 
     /// Reads a whole file with open/read. (Foundation's `Data(contentsOf:)` leaks its buffer under
     /// LeakSanitizer with Swift 6.3.1 on Linux, which would mask the soak run's own figures.)
-    static func read(_ path: String) -> [UInt8]? {
+    public static func read(_ path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -37,9 +37,10 @@ public enum ReportInvariants {
         return nil
     }
 
-    /// Checks the invariants and aborts (a fuzzer crash) with the violation on stderr.
+    /// Checks the invariants, and that any receipt in the report is one a fixture signed
+    /// (``SignedPayloads``), and aborts (a fuzzer crash) with the violation on stderr.
     public static func enforce(_ report: ReceiptValidationReport) {
-        if let message = violation(in: report) {
+        if let message = violation(in: report) ?? SignedPayloads.violation(in: report) {
             FileHandle.standardError.write(Data("INVARIANT VIOLATED: \(message)\n".utf8))
             abort()
         }

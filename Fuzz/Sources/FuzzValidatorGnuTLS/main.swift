@@ -1,5 +1,6 @@
 // libFuzzer target: the whole ReceiptValidator on the GnuTLS backend (generated test root and Apple root
-// as anchors, Xcode opt-in on, fixed "now"), with the report invariants checked on every input.
+// as anchors, Xcode opt-in on, fixed "now"), with the report invariants checked on every input; any
+// receipt parsed from verified bytes must be one a fixture signed (SignedPayloads).
 import FuzzSupport
 import ReceiptKit
 

@@ -6,20 +6,29 @@ import ReceiptKit
 ///
 ///     ReceiptSoak leak   [--iterations N] [--sample-every N] [--backend NAME]...
 ///     ReceiptSoak stress [--tasks N] [--iterations N] [--backend NAME]...
+///     ReceiptSoak compare DIRECTORY...
 ///
 /// `leak` runs N validations per backend in this process on one shared validator, cycling through
 /// real receipts, generated valid receipts and the hostile corpus, and prints VmRSS every
 /// `--sample-every` validations; built with AddressSanitizer, LeakSanitizer reports any leak at exit.
 /// `stress` validates every input once sequentially, then runs `--tasks` tasks × `--iterations`
 /// validations concurrently on the same validator and checks every result equals the sequential one.
+/// `compare` validates every file of the given directories on both backends and lists disagreements.
 /// Exit status 0 when everything held, 1 on a mismatch, an invariant violation or non-flat memory.
+/// Writes one line to standard output unbuffered, so progress shows as it happens through a pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 @main
 struct ReceiptSoak {
     static func main() async {
-        setvbuf(stdout, nil, _IOLBF, 0)  // progress lines appear as they happen, also through a pipe
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first else { usage() }
         arguments.removeFirst()
+        if mode == "compare" {
+            exit(compare(directories: arguments) ? 0 : 1)
+        }
         var options = Options()
         var index = 0
         while index < arguments.count {
@@ -40,7 +49,7 @@ struct ReceiptSoak {
 
         let workload = FuzzFixtures.mixedWorkload()
         guard workload.count > 20 else {
-            print("ReceiptSoak: the fixture workload is missing (\(workload.count) inputs)")
+            say("ReceiptSoak: the fixture workload is missing (\(workload.count) inputs)")
             exit(2)
         }
         var failed = false
@@ -55,6 +64,42 @@ struct ReceiptSoak {
         exit(failed ? 1 : 0)
     }
 
+    // MARK: compare
+
+    /// Validates every file in `directories` (e.g. the fuzz corpora of the validator targets) on
+    /// both backends and lists the inputs whose outcome (valid, or the error code) differs.
+    static func compare(directories: [String]) -> Bool {
+        guard !directories.isEmpty else { usage() }
+        let openssl = FuzzValidators.require(backend: "openssl")
+        let gnutls = FuzzValidators.require(backend: "gnutls")
+        var total = 0
+        var differing: [String: Int] = [:]
+        for directory in directories {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            for name in names {
+                guard let bytes = FuzzFixtures.read("\(directory)/\(name)") else { continue }
+                total += 1
+                let left = openssl.report(for: bytes)
+                let right = gnutls.report(for: bytes)
+                let leftOutcome = left.isValid ? "valid" : left.error?.code.rawValue ?? "?"
+                let rightOutcome = right.isValid ? "valid" : right.error?.code.rawValue ?? "?"
+                if leftOutcome != rightOutcome {
+                    let key = "openssl \(leftOutcome) / gnutls \(rightOutcome)"
+                    if differing[key] == nil {
+                        say("  \(directory)/\(name): \(key)")
+                        say("    openssl: \(left.error?.message ?? "")")
+                        say("    gnutls:  \(right.error?.message ?? "")")
+                    }
+                    differing[key, default: 0] += 1
+                }
+            }
+        }
+        let count = differing.values.reduce(0, +)
+        say("== compare: \(total) inputs, \(count) with different outcomes on OpenSSL and GnuTLS")
+        for (key, number) in differing.sorted(by: { $0.key < $1.key }) { say("  \(number) × \(key)") }
+        return count == 0
+    }
+
     struct Options {
         var iterations = 100_000
         var sampleEvery = 10_000
@@ -63,7 +108,7 @@ struct ReceiptSoak {
     }
 
     static func usage() -> Never {
-        print("usage: ReceiptSoak leak|stress [--iterations N] [--sample-every N] [--tasks N] [--backend openssl|gnutls]...")
+        say("usage: ReceiptSoak leak|stress [--iterations N] [--sample-every N] [--tasks N] [--backend openssl|gnutls]... | compare DIRECTORY...")
         exit(2)
     }
 
@@ -80,28 +125,28 @@ struct ReceiptSoak {
 
     static func leak(_ validator: ReceiptValidator, _ workload: [(name: String, bytes: [UInt8])], _ options: Options) -> Bool {
         let name = validator.backend.name
-        print("== leak: \(name): \(options.iterations) validations over \(workload.count) inputs, VmRSS every \(options.sampleEvery)")
+        say("== leak: \(name): \(options.iterations) validations over \(workload.count) inputs, VmRSS every \(options.sampleEvery)")
         var tally: [String: Int] = [:]
         var samples: [(Int, Int)] = []
         var ok = true
         let started = Date()
         for iteration in 1...options.iterations {
             let report = validator.report(for: workload[iteration % workload.count].bytes)
-            if let violation = ReportInvariants.violation(in: report) {
-                print("INVARIANT VIOLATED on \(workload[iteration % workload.count].name): \(violation)")
+            if let violation = ReportInvariants.violation(in: report) ?? SignedPayloads.violation(in: report) {
+                say("INVARIANT VIOLATED on \(workload[iteration % workload.count].name): \(violation)")
                 ok = false
             }
             tally[report.isValid ? "valid" : report.error?.code.rawValue ?? "?", default: 0] += 1
             if iteration % options.sampleEvery == 0 {
                 let rss = residentKiB()
                 samples.append((iteration, rss))
-                print(String(format: "  %7d validations  VmRSS %7d KiB", iteration, rss))
+                say(String(format: "  %7d validations  VmRSS %7d KiB", iteration, rss))
             }
         }
         let seconds = Date().timeIntervalSince(started)
         let outcomes = tally.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        print("  outcomes: \(outcomes)")
-        print(String(format: "  %.1f s, %.0f validations/s", seconds, Double(options.iterations) / seconds))
+        say("  outcomes: \(outcomes)")
+        say(String(format: "  %.1f s, %.0f validations/s", seconds, Double(options.iterations) / seconds))
         // Flat after warm-up: ignore the first two samples (trust stores, caches, allocator pools,
         // ASan's quarantine filling), then the growth from the first kept sample to the last must stay
         // under 8 MiB (a leak of even 100 bytes per validation would add ~8 MiB over 80,000).
@@ -110,12 +155,12 @@ struct ReceiptSoak {
             let growth = last.1 - first.1
             let peak = kept.map(\.1).max() ?? 0
             let flat = growth < 8 * 1024
-            print("  VmRSS after warm-up: \(first.1) KiB at \(first.0) → \(last.1) KiB at \(last.0) (growth \(growth) KiB, peak \(peak) KiB): \(flat ? "flat" : "GROWING")")
+            say("  VmRSS after warm-up: \(first.1) KiB at \(first.0) → \(last.1) KiB at \(last.0) (growth \(growth) KiB, peak \(peak) KiB): \(flat ? "flat" : "GROWING")")
             ok = ok && flat
         }
         let valid = tally["valid"] ?? 0
         if valid == 0 || valid == options.iterations {
-            print("  workload is not mixed (valid \(valid) of \(options.iterations))")
+            say("  workload is not mixed (valid \(valid) of \(options.iterations))")
             ok = false
         }
         return ok
@@ -127,7 +172,7 @@ struct ReceiptSoak {
         let name = validator.backend.name
         let expected = workload.map { ReportSummary(validator.report(for: $0.bytes)) }
         let validCount = expected.filter(\.isValid).count
-        print("== stress: \(name): \(options.tasks) tasks × \(options.iterations) validations on one validator; sequential baseline: \(validCount) valid, \(expected.count - validCount) invalid of \(expected.count)")
+        say("== stress: \(name): \(options.tasks) tasks × \(options.iterations) validations on one validator; sequential baseline: \(validCount) valid, \(expected.count - validCount) invalid of \(expected.count)")
         let inputs = workload.map(\.bytes)
         let started = Date()
         let (mismatchCount, mismatches) = await withTaskGroup(of: (Int, [String]).self) { group in
@@ -161,9 +206,9 @@ struct ReceiptSoak {
         }
         let seconds = Date().timeIntervalSince(started)
         let total = options.tasks * options.iterations
-        print(String(format: "  %d concurrent validations in %.1f s (%.0f/s): %@", total, seconds, Double(total) / seconds,
+        say(String(format: "  %d concurrent validations in %.1f s (%.0f/s): %@", total, seconds, Double(total) / seconds,
                      mismatchCount == 0 ? "every result identical to the sequential run" : "\(mismatchCount) MISMATCHES"))
-        for mismatch in mismatches.prefix(10) { print("  \(mismatch)") }
+        for mismatch in mismatches.prefix(10) { say("  \(mismatch)") }
         return mismatchCount == 0
     }
 }
