@@ -348,10 +348,11 @@ public enum ReceiptParser {
         return purchase
     }
 
-    /// The strict lane's in-app loop: the common attribute shapes (documented types with a short
-    /// ASCII string, a date string or an INTEGER of at most eight octets) are read straight from
-    /// the bytes, with exactly the result ``apply(_:to:seen:base:)`` gives them; every other
-    /// attribute, and every problem, goes through ``apply(_:to:seen:base:)`` itself.
+    /// The strict lane's in-app loop: the common attribute shapes (typed fields holding a short
+    /// ASCII string, a date string or an INTEGER of at most eight octets; untyped attributes kept
+    /// raw) are read straight from the bytes, with exactly the result ``apply(_:to:seen:base:)``
+    /// gives them; every other attribute, and every problem, goes through
+    /// ``apply(_:to:seen:base:)`` itself.
     private static func decodeStrictInAppPurchase(_ slots: [AttributeSlot], bytes: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
         var purchase = InAppPurchase()
         var seen = SeenTypes()
@@ -622,7 +623,8 @@ private struct SeenTypes {
 /// The strict lane's direct reading of the common in-app attribute shapes (see
 /// `ReceiptParser.decodeStrictInAppPurchase`). Each reader accepts only encodings for which it
 /// gives exactly what `Field`'s accessor gives; anything else returns `false` before touching
-/// the purchase or the seen types, and the attribute takes the general path.
+/// the purchase or the seen types, and the attribute takes the general path. Attributes of
+/// untyped, multi-valued types are kept raw exactly as `Field.raw()` keeps them.
 private enum StrictValue {
     static func apply(
         _ slot: AttributeSlot, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase, seen: inout SeenTypes
@@ -631,20 +633,31 @@ private enum StrictValue {
         guard slot.type.count == 2 else { return false }
         let type = Int(Int16(bitPattern: UInt16(bytes[slot.type.lowerBound]) << 8 | UInt16(bytes[slot.type.lowerBound + 1])))
         switch type {
-        case 1701, 1702, 1703, 1704, 1705, 1706, 1708, 1711, 1712, 1719:
+        case 1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719:
             break
-        default:
+        case 1720, 1721:
             return false
+        default:
+            // Not a typed field (and not single-valued): kept raw, as the general path does.
+            guard !ReceiptParser.isSingleValuedInApp(type) else { return false }
+            purchase.otherAttributes.append(ReceiptAttribute(
+                typeBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.type])),
+                versionBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.version])),
+                value: Array(UnsafeBufferPointer(rebasing: bytes[slot.value]))))
+            return true
         }
-        // All of these are documented and single-valued: a second copy is the general path's error.
+        // All of these are single-valued: a second copy is the general path's business (an error
+        // for a documented type, kept raw otherwise).
         guard !seen.contains(type) else { return false }
         let value = slot.value
         switch type {
-        case 1701, 1711, 1719:
+        case 1701, 1707, 1711, 1713, 1719:
             guard let number = integer(bytes, value) else { return false }
             switch type {
             case 1701: purchase.quantity = number
+            case 1707: purchase.productType = ProductType(rawValue: number)
             case 1711: purchase.webOrderLineItemID = number
+            case 1713: purchase.isTrialPeriod = number != 0
             default: purchase.isInIntroOfferPeriod = number != 0
             }
         case 1702, 1703, 1705:
