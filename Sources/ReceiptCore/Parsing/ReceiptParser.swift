@@ -356,11 +356,8 @@ public enum ReceiptParser {
     private static func decodeStrictInAppPurchase(_ slots: [AttributeSlot], bytes: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
         var purchase = InAppPurchase()
         var seen = SeenTypes()
-        for slot in slots {
-            let handled = bytes.withUnsafeBufferPointer { pointer in
-                StrictValue.apply(slot, pointer, to: &purchase, seen: &seen)
-            }
-            if !handled {
+        try bytes.withUnsafeBufferPointer { (pointer) throws(ReceiptValidationError) in
+            for slot in slots where !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen) {
                 try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
             }
         }
@@ -697,8 +694,28 @@ private enum StrictValue {
         let length = Int(bytes[value.lowerBound + 1])
         guard length < 0x80, length == value.count - 2 else { return nil }
         let content = (value.lowerBound + 2)..<value.upperBound
-        for index in content where bytes[index] >= 0x80 { return nil }
+        guard isASCII(bytes, content) else { return nil }
         return content
+    }
+
+    /// Whether every byte in `range` is below 0x80 (eight bytes at a time).
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            return range.isEmpty
+        }
+        let raw = UnsafeRawPointer(base + range.lowerBound)
+        let count = range.count
+        var offset = 0
+        var bits: UInt64 = 0
+        while count - offset >= 8 {
+            bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < count {
+            bits |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self))
+            offset += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// The value of exactly one short-form INTEGER of one to eight content octets (two's
