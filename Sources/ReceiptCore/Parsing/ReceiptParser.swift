@@ -52,7 +52,7 @@ public enum ReceiptParser {
                     )
                 }
             }
-            return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload) { (index: Int) throws(ReceiptValidationError) in
+            return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
                 Field(slots[index], bytes: payload, code: .malformedReceipt)
             }
         }
@@ -73,15 +73,19 @@ public enum ReceiptParser {
             purchases += 1
             guard purchases <= maximumInAppPurchaseCount else { return nil }
         }
-        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes) { (index: Int) throws(ReceiptValidationError) in
+        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
             Field(slots[index], bytes: bytes, code: .malformedReceipt)
         }
     }
 
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
     /// structural error when reached, as the BER lane does).
+    ///
+    /// `strictSlots` (the strict lane's attributes, when it read them) lets a type 17 attribute go
+    /// straight to its purchase without building its `Field` (same checks, same order).
     private static func decodeReceipt(
-        count: Int, purchaseCapacity: Int, bytes: [UInt8], field fieldAt: (Int) throws(ReceiptValidationError) -> Field
+        count: Int, purchaseCapacity: Int, bytes: [UInt8], strictSlots: [AttributeSlot]? = nil,
+        field fieldAt: (Int) throws(ReceiptValidationError) -> Field
     ) throws(ReceiptValidationError) -> Receipt {
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(purchaseCapacity)
@@ -89,6 +93,20 @@ public enum ReceiptParser {
         var scratch: [AttributeSlot] = []
 
         for index in 0..<count {
+            if let strictSlots {
+                let slot = strictSlots[index]
+                if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
+                    guard receipt.inAppPurchases.count < maximumInAppPurchaseCount else {
+                        throw ReceiptValidationError(
+                            .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
+                            offset: slot.offset
+                        )
+                    }
+                    receipt.inAppPurchases.append(try parseInAppPurchase(
+                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes, scratch: &scratch))
+                    continue
+                }
+            }
             let field = try fieldAt(index)
             guard let type = field.type else {
                 receipt.otherAttributes.append(field.raw())
@@ -286,8 +304,19 @@ public enum ReceiptParser {
     private static func parseInAppPurchase(
         _ outer: Field, bytes payload: [UInt8], scratch: inout [AttributeSlot]
     ) throws(ReceiptValidationError) -> InAppPurchase {
-        if !outer.valueIsConstructed,
-           StrictAttributeSet.read(payload, in: outer.valueContent, maximumCount: maximumInAppAttributeCount, into: &scratch) {
+        try parseInAppPurchase(
+            valueIsConstructed: outer.valueIsConstructed, valueContent: outer.valueContent,
+            constructedValue: outer.valueIsConstructed ? outer.valueBytes() : [], bytes: payload, scratch: &scratch)
+    }
+
+    /// Decodes one in-app purchase from the value of a type 17 attribute: its OCTET STRING's
+    /// content range in `payload`, and for a constructed (BER) OCTET STRING its concatenated bytes.
+    private static func parseInAppPurchase(
+        valueIsConstructed: Bool, valueContent: Range<Int>, constructedValue: [UInt8], bytes payload: [UInt8],
+        scratch: inout [AttributeSlot]
+    ) throws(ReceiptValidationError) -> InAppPurchase {
+        if !valueIsConstructed,
+           StrictAttributeSet.read(payload, in: valueContent, maximumCount: maximumInAppAttributeCount, into: &scratch) {
             return try decodeStrictInAppPurchase(scratch, bytes: payload)
         }
         // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
@@ -295,16 +324,16 @@ public enum ReceiptParser {
         let reader: BERReader
         let range: Range<Int>
         let base: Int
-        if outer.valueIsConstructed {
-            let bytes = outer.valueBytes()
+        if valueIsConstructed {
+            let bytes = constructedValue
             reader = BERReader(bytes, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8)
             range = 0..<bytes.count
-            base = outer.valueContent.lowerBound
+            base = valueContent.lowerBound
         } else {
             reader = BERReader(
                 payload, maximumDepth: maximumNestingDepth, maximumNodes: (maximumInAppAttributeCount + 1) * 8
             )
-            range = outer.valueContent
+            range = valueContent
             base = 0
         }
         guard !range.isEmpty else {
