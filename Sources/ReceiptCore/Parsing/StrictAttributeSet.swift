@@ -42,8 +42,13 @@ enum StrictAttributeSet {
             slots.reserveCapacity(min(maximumCount, (set.end - set.contentStart) / 11 + 1))
             var position = set.contentStart
             while position < set.end {
-                guard slots.count < maximumCount,
-                      let sequence = cursor.element(at: position, within: set.end), sequence.tag == 0x30,
+                guard slots.count < maximumCount else { return false }
+                if let slot = shortFormAttribute(pointer, at: position, within: set.end) {
+                    slots.append(slot)
+                    position = slot.value.upperBound
+                    continue
+                }
+                guard let sequence = cursor.element(at: position, within: set.end), sequence.tag == 0x30,
                       let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
                       type.contentStart < type.end,
                       let version = cursor.element(at: type.end, within: sequence.end), version.tag == 0x02,
@@ -62,5 +67,43 @@ enum StrictAttributeSet {
             }
             return true
         }
+    }
+
+    /// The common case of the loop above with every length in short form (< 128): the same
+    /// checks as the four `DERCursor.element` calls, written out. `nil` whenever any length is in
+    /// long form or any check fails; the general loop then decides.
+    @inline(__always)
+    private static func shortFormAttribute(_ p: UnsafeBufferPointer<UInt8>, at position: Int, within limit: Int) -> AttributeSlot? {
+        // SEQUENCE header
+        guard position >= 0, limit <= p.count, limit - position >= 2, p[position] == 0x30 else { return nil }
+        let sequenceLength = Int(p[position + 1])
+        guard sequenceLength < 0x80 else { return nil }
+        let contentStart = position + 2
+        guard sequenceLength <= limit - contentStart else { return nil }
+        let end = contentStart + sequenceLength
+        // type INTEGER
+        guard end - contentStart >= 2, p[contentStart] == 0x02 else { return nil }
+        let typeLength = Int(p[contentStart + 1])
+        let typeStart = contentStart + 2
+        guard typeLength > 0, typeLength < 0x80, typeLength <= end - typeStart else { return nil }
+        let typeEnd = typeStart + typeLength
+        // version INTEGER
+        guard end - typeEnd >= 2, p[typeEnd] == 0x02 else { return nil }
+        let versionLength = Int(p[typeEnd + 1])
+        let versionStart = typeEnd + 2
+        guard versionLength > 0, versionLength < 0x80, versionLength <= end - versionStart else { return nil }
+        let versionEnd = versionStart + versionLength
+        // value OCTET STRING, ending the SEQUENCE exactly
+        guard end - versionEnd >= 2, p[versionEnd] == 0x04 else { return nil }
+        let valueLength = Int(p[versionEnd + 1])
+        let valueStart = versionEnd + 2
+        guard valueLength < 0x80, valueLength == end - valueStart else { return nil }
+        return AttributeSlot(
+            offset: position,
+            type: typeStart..<typeEnd,
+            version: versionStart..<versionEnd,
+            valueOffset: versionEnd,
+            value: valueStart..<end
+        )
     }
 }
