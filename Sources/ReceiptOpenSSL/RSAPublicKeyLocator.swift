@@ -1,4 +1,5 @@
 #if OpenSSL
+import ReceiptCore
 
 /// Finds the RSA modulus and public exponent of a DER X.509 certificate by walking to its
 /// SubjectPublicKeyInfo, so a verification key can be built from them directly
@@ -21,7 +22,10 @@ enum RSAPublicKeyLocator {
     private static let rsaEncryptionOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
 
     static func components(ofCertificate der: [UInt8]) -> Components? {
-        let reader = Reader(bytes: der)
+        der.withUnsafeBufferPointer { components(ofCertificate: der, reader: DERCursor($0)) }
+    }
+
+    private static func components(ofCertificate der: [UInt8], reader: DERCursor) -> Components? {
         guard let certificate = reader.element(at: 0, within: der.count), certificate.tag == 0x30,
               certificate.end == der.count,
               let tbs = reader.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
@@ -61,7 +65,7 @@ enum RSAPublicKeyLocator {
     }
 
     /// The magnitude of a positive, minimally encoded INTEGER (its sign octet dropped); nil otherwise.
-    private static func positiveMagnitude(_ der: [UInt8], _ integer: Reader.Element) -> Range<Int>? {
+    private static func positiveMagnitude(_ der: [UInt8], _ integer: DERCursor.Element) -> Range<Int>? {
         let content = integer.contentStart..<integer.end
         guard let first = content.first else { return nil }
         let lead = der[first]
@@ -72,44 +76,6 @@ enum RSAPublicKeyLocator {
             return (first + 1)..<content.upperBound
         }
         return content
-    }
-
-    /// A strict DER TLV reader (single-octet tags, definite minimal lengths of at most four octets).
-    private struct Reader {
-        struct Element {
-            var tag: UInt8
-            var start: Int
-            var contentStart: Int
-            var end: Int
-        }
-
-        let bytes: [UInt8]
-
-        func element(at offset: Int, within limit: Int) -> Element? {
-            guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
-            let tag = bytes[offset]
-            guard tag & 0x1F != 0x1F else { return nil }
-            let first = bytes[offset + 1]
-            var cursor = offset + 2
-            var length = 0
-            if first < 0x80 {
-                length = Int(first)
-            } else {
-                let count = Int(first & 0x7F)
-                guard count >= 1, count <= 4, limit - cursor >= count, bytes[cursor] != 0 else { return nil }
-                for _ in 0..<count {
-                    length = (length << 8) | Int(bytes[cursor])
-                    cursor += 1
-                }
-                guard length >= 0x80 else { return nil }
-            }
-            guard length <= limit - cursor else { return nil }
-            return Element(tag: tag, start: offset, contentStart: cursor, end: cursor + length)
-        }
-
-        func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
-            range.count == expected.count && bytes[range].elementsEqual(expected)
-        }
     }
 }
 #endif

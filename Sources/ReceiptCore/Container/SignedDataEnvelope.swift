@@ -139,31 +139,31 @@ extension SignedDataEnvelope {
 
 /// A strict DER TLV reader over a buffer: single-octet tags, definite minimal lengths, every
 /// length checked against the enclosing element. No allocation.
-struct DERCursor {
+package struct DERCursor {
     /// One element.
-    struct Element {
+    package struct Element {
         /// The identifier octet.
-        var tag: UInt8
+        package var tag: UInt8
         /// Offset of the identifier octet.
-        var start: Int
+        package var start: Int
         /// Offset of the first content octet.
-        var contentStart: Int
+        package var contentStart: Int
         /// One past the last content octet.
-        var end: Int
+        package var end: Int
         /// The whole TLV.
-        var whole: Range<Int> { start..<end }
+        package var whole: Range<Int> { start..<end }
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The element starting at `offset`, which must end at or before `limit`; `nil` when it is not
     /// strict DER or does not fit.
     @inline(__always)
-    func element(at offset: Int, within limit: Int) -> Element? {
+    package func element(at offset: Int, within limit: Int) -> Element? {
         guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
         let tag = bytes[offset]
         guard tag & 0x1F != 0x1F else { return nil }
@@ -186,7 +186,7 @@ struct DERCursor {
     }
 
     /// Whether the bytes in `range` equal `expected`.
-    func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
+    package func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
         guard range.count == expected.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
         guard let base = bytes.baseAddress, !range.isEmpty else { return range.isEmpty }
         return expected.withUnsafeBufferPointer { other in
