@@ -188,16 +188,7 @@ public enum ReceiptParser {
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
     public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
         if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
-            var found: Date?
-            var seen = false
-            for slot in slots where ASN1Integer.decode(payload[slot.type]) == 12 {
-                guard !seen else {
-                    throw ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)
-                }
-                seen = true
-                found = try Field(slot, bytes: payload, code: .malformedReceipt).date()
-            }
-            return found
+            return try creationDate(in: slots, of: payload)
         }
         let (reader, attributes) = try topLevelAttributes(payload)
         var found: Date?
@@ -221,6 +212,12 @@ public enum ReceiptParser {
         guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else {
             return try creationDate(in: Array(bytes[range]))
         }
+        return try creationDate(in: slots, of: bytes)
+    }
+
+    /// Attribute 12 among the strict lane's `slots` of `bytes` (nil when absent or empty; an error
+    /// when it appears twice or its date is malformed).
+    private static func creationDate(in slots: [AttributeSlot], of bytes: [UInt8]) throws(ReceiptValidationError) -> Date? {
         var found: Date?
         var seen = false
         for slot in slots where ASN1Integer.decode(bytes[slot.type]) == 12 {
