@@ -43,7 +43,7 @@ public enum ReceiptParser {
         // allocation). Anything else takes the general BER reader, which reports the problems.
         if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
             var purchases = 0
-            for slot in slots where ASN1Integer.decode(payload[slot.type]) == 17 {
+            for slot in slots where isInAppPurchase(slot, in: payload) {
                 purchases += 1
                 if purchases > maximumInAppPurchaseCount {
                     throw ReceiptValidationError(
@@ -69,13 +69,21 @@ public enum ReceiptParser {
     static func parseInPlace(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
         guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
         var purchases = 0
-        for slot in slots where ASN1Integer.decode(bytes[slot.type]) == 17 {
+        for slot in slots where isInAppPurchase(slot, in: bytes) {
             purchases += 1
             guard purchases <= maximumInAppPurchaseCount else { return nil }
         }
         return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
             Field(slots[index], bytes: bytes, code: .malformedReceipt)
         }
+    }
+
+    /// Whether a strict-lane attribute's type INTEGER is 17 (a one-octet type is read directly;
+    /// anything longer as ``ASN1Integer`` reads it).
+    @inline(__always)
+    private static func isInAppPurchase(_ slot: AttributeSlot, in bytes: [UInt8]) -> Bool {
+        if slot.type.count == 1 { return bytes[slot.type.lowerBound] == 17 }
+        return ASN1Integer.decode(bytes[slot.type]) == 17
     }
 
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
@@ -90,7 +98,7 @@ public enum ReceiptParser {
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(purchaseCapacity)
         var seen = SeenTypes()
-        var scratch: [AttributeSlot] = []
+        var memo = RepeatedValueMemo()
 
         for index in 0..<count {
             if let strictSlots {
@@ -103,7 +111,7 @@ public enum ReceiptParser {
                         )
                     }
                     receipt.inAppPurchases.append(try parseInAppPurchase(
-                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes, scratch: &scratch))
+                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes, memo: &memo))
                     continue
                 }
             }
@@ -119,7 +127,7 @@ public enum ReceiptParser {
                         offset: field.offset
                     )
                 }
-                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes, scratch: &scratch))
+                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes, memo: &memo))
                 continue
             }
             if isSingleValued(type) {
@@ -299,22 +307,21 @@ public enum ReceiptParser {
 
     /// Decodes one in-app purchase from a type 17 attribute.
     private static func parseInAppPurchase(
-        _ outer: Field, bytes payload: [UInt8], scratch: inout [AttributeSlot]
+        _ outer: Field, bytes payload: [UInt8], memo: inout RepeatedValueMemo
     ) throws(ReceiptValidationError) -> InAppPurchase {
         try parseInAppPurchase(
             valueIsConstructed: outer.valueIsConstructed, valueContent: outer.valueContent,
-            constructedValue: outer.valueIsConstructed ? outer.valueBytes() : [], bytes: payload, scratch: &scratch)
+            constructedValue: outer.valueIsConstructed ? outer.valueBytes() : [], bytes: payload, memo: &memo)
     }
 
     /// Decodes one in-app purchase from the value of a type 17 attribute: its OCTET STRING's
     /// content range in `payload`, and for a constructed (BER) OCTET STRING its concatenated bytes.
     private static func parseInAppPurchase(
         valueIsConstructed: Bool, valueContent: Range<Int>, constructedValue: [UInt8], bytes payload: [UInt8],
-        scratch: inout [AttributeSlot]
+        memo: inout RepeatedValueMemo
     ) throws(ReceiptValidationError) -> InAppPurchase {
-        if !valueIsConstructed,
-           StrictAttributeSet.read(payload, in: valueContent, maximumCount: maximumInAppAttributeCount, into: &scratch) {
-            return try decodeStrictInAppPurchase(scratch, bytes: payload)
+        if !valueIsConstructed, let purchase = try decodeStrictInAppPurchase(payload, in: valueContent, memo: &memo) {
+            return purchase
         }
         // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
         // offsets stay absolute; a constructed (BER) OCTET STRING is concatenated first.
@@ -374,20 +381,60 @@ public enum ReceiptParser {
         return purchase
     }
 
-    /// The strict lane's in-app loop: the common attribute shapes (typed fields holding a short
-    /// ASCII string, a date string or an INTEGER of at most eight octets; untyped attributes kept
-    /// raw) are read straight from the bytes, with exactly the result ``apply(_:to:seen:base:)``
-    /// gives them; every other attribute, and every problem, goes through
+    /// The strict lane for one in-app purchase, in one pass: each attribute is located as
+    /// ``StrictAttributeSet`` locates it and applied at once. The common attribute shapes (typed
+    /// fields holding a short ASCII string, a date string or an INTEGER of at most eight octets;
+    /// untyped attributes kept raw) are read straight from the bytes, with exactly the result
+    /// ``apply(_:to:seen:base:)`` gives them; every other attribute goes through
     /// ``apply(_:to:seen:base:)`` itself.
-    private static func decodeStrictInAppPurchase(_ slots: [AttributeSlot], bytes: [UInt8]) throws(ReceiptValidationError) -> InAppPurchase {
+    ///
+    /// - Returns: `nil` when the SET at `range` is not in the strict shape (the caller then uses the
+    ///   general reader, which decides every problem, structural ones included).
+    /// - Throws: an attribute's error, only once the whole SET is known to be in the strict shape,
+    ///   so the answer is the one the two-pass reading (shape first, then values) gives.
+    private static func decodeStrictInAppPurchase(
+        _ bytes: [UInt8], in range: Range<Int>, memo: inout RepeatedValueMemo
+    ) throws(ReceiptValidationError) -> InAppPurchase? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
         var purchase = InAppPurchase()
+        var failure: ReceiptValidationError?
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            readStrictInAppPurchase(pointer, bytes, range, into: &purchase, failure: &failure, memo: &memo)
+        }
+        guard isStrict else { return nil }
+        if let failure { throw failure }
+        return purchase
+    }
+
+    /// ``decodeStrictInAppPurchase(_:in:)``'s loop: `false` when the SET is not in the strict
+    /// shape; the first attribute error (the rest is then only checked for shape) in `failure`.
+    private static func readStrictInAppPurchase(
+        _ pointer: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8], _ range: Range<Int>,
+        into purchase: inout InAppPurchase, failure: inout ReceiptValidationError?, memo: inout RepeatedValueMemo
+    ) -> Bool {
+        let cursor = DERCursor(pointer)
+        guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
+              set.end == range.upperBound
+        else { return false }
         var seen = SeenTypes()
-        try bytes.withUnsafeBufferPointer { (pointer) throws(ReceiptValidationError) in
-            for slot in slots where !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen) {
+        var failed = false
+        var position = set.contentStart
+        var count = 0
+        while position < set.end {
+            guard count < maximumInAppAttributeCount,
+                  let slot = StrictAttributeSet.attribute(cursor, at: position, within: set.end)
+            else { return false }
+            count += 1
+            position = slot.value.upperBound
+            guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { continue }
+            do {
                 try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
+            } catch {
+                failure = error
+                failed = true
             }
         }
-        return purchase
+        return true
     }
 
     /// One in-app attribute applied to the purchase (both lanes).
@@ -650,7 +697,8 @@ private struct SeenTypes {
 /// untyped, multi-valued types are kept raw exactly as `Field.raw()` keeps them.
 private enum StrictValue {
     static func apply(
-        _ slot: AttributeSlot, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase, seen: inout SeenTypes
+        _ slot: AttributeSlot, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase, seen: inout SeenTypes,
+        memo: inout RepeatedValueMemo
     ) -> Bool {
         // The type: two content octets cover 1701…1721 (ASN1Integer.decode gives the same value).
         guard slot.type.count == 2 else { return false }
@@ -685,7 +733,7 @@ private enum StrictValue {
             }
         case 1702, 1703, 1705:
             guard let content = asciiString(bytes, value) else { return false }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+            let text = memo.string(bytes, content)
             switch type {
             case 1702: purchase.productID = text
             case 1703: purchase.transactionID = text
@@ -697,7 +745,7 @@ private enum StrictValue {
             if content.isEmpty {
                 date = nil
             } else {
-                guard let parsed = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return false }
+                guard let parsed = memo.date(bytes, content) else { return false }
                 date = parsed
             }
             switch type {

@@ -42,34 +42,40 @@ enum StrictAttributeSet {
             slots.reserveCapacity(min(maximumCount, (set.end - set.contentStart) / 11 + 1))
             var position = set.contentStart
             while position < set.end {
-                guard slots.count < maximumCount else { return false }
-                if let slot = shortFormAttribute(pointer, at: position, within: set.end) {
-                    slots.append(slot)
-                    position = slot.value.upperBound
-                    continue
+                guard slots.count < maximumCount, let slot = attribute(cursor, at: position, within: set.end) else {
+                    return false
                 }
-                guard let sequence = cursor.element(at: position, within: set.end), sequence.tag == 0x30,
-                      let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
-                      type.contentStart < type.end,
-                      let version = cursor.element(at: type.end, within: sequence.end), version.tag == 0x02,
-                      version.contentStart < version.end,
-                      let value = cursor.element(at: version.end, within: sequence.end), value.tag == 0x04,
-                      value.end == sequence.end
-                else { return false }
-                slots.append(AttributeSlot(
-                    offset: sequence.start,
-                    type: type.contentStart..<type.end,
-                    version: version.contentStart..<version.end,
-                    valueOffset: value.start,
-                    value: value.contentStart..<value.end
-                ))
-                position = sequence.end
+                slots.append(slot)
+                position = slot.value.upperBound
             }
             return true
         }
     }
 
-    /// The common case of the loop above with every length in short form (< 128): the same
+    /// The attribute SEQUENCE at `position`, which must end at or before `limit`, in the strict
+    /// shape (its value ends the SEQUENCE, so the next attribute starts at `value.upperBound`);
+    /// `nil` for anything else.
+    @inline(__always)
+    static func attribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+        if let slot = shortFormAttribute(cursor.bytes, at: position, within: limit) { return slot }
+        guard let sequence = cursor.element(at: position, within: limit), sequence.tag == 0x30,
+              let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
+              type.contentStart < type.end,
+              let version = cursor.element(at: type.end, within: sequence.end), version.tag == 0x02,
+              version.contentStart < version.end,
+              let value = cursor.element(at: version.end, within: sequence.end), value.tag == 0x04,
+              value.end == sequence.end
+        else { return nil }
+        return AttributeSlot(
+            offset: sequence.start,
+            type: type.contentStart..<type.end,
+            version: version.contentStart..<version.end,
+            valueOffset: value.start,
+            value: value.contentStart..<value.end
+        )
+    }
+
+    /// The common case of ``attribute(_:at:within:)`` with every length in short form (< 128): the same
     /// checks as the four `DERCursor.element` calls, written out. `nil` whenever any length is in
     /// long form or any check fails; the general loop then decides.
     @inline(__always)
