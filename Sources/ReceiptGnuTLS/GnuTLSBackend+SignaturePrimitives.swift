@@ -11,25 +11,48 @@ final class GnuTLSVerificationKey: SignatureVerificationKey, @unchecked Sendable
     let key: OpaquePointer
 
     init(certificate: Certificate) throws(ReceiptValidationError) {
-        let x509 = try GnuTLSX509Certificate(bytes: certificate.derBytes)
         var created: OpaquePointer?
         let initStatus = gnutls_pubkey_init(&created)
         guard initStatus >= 0, let key = created else {
             throw ReceiptValidationError(
                 .backendFailure, "GnuTLS could not allocate a public key.", libraryMessage: GnuTLSMessage.text(for: initStatus))
         }
-        let importStatus = gnutls_pubkey_import_x509(key, x509.handle, 0)
-        guard importStatus >= 0 else {
+        do throws(ReceiptValidationError) {
+            try Self.importKey(of: certificate, into: key)
+        } catch {
             gnutls_pubkey_deinit(key)
-            throw ReceiptValidationError(
-                .invalidCertificate, "GnuTLS could not read the certificate's public key.",
-                libraryMessage: GnuTLSMessage.text(for: importStatus))
+            throw error
         }
         guard gnutls_pubkey_get_pk_algorithm(key, nil) == Int32(GNUTLS_PK_RSA.rawValue) else {
             gnutls_pubkey_deinit(key)
             throw ReceiptValidationError(.invalidCertificate, "The certificate's public key is not an RSA key.")
         }
         self.key = key
+    }
+
+    /// Imports the certificate's public key into `key`: straight from the RSA modulus and
+    /// exponent when the SubjectPublicKeyInfo is in the plain rsaEncryption form
+    /// (``RSAPublicKeyLocator``), otherwise by importing the whole certificate.
+    private static func importKey(of certificate: Certificate, into key: OpaquePointer) throws(ReceiptValidationError) {
+        let der = certificate.derBytes
+        if let components = RSAPublicKeyLocator.components(ofCertificate: der),
+           components.modulus.count <= GnuTLSDatum.maximumSize, components.exponent.count <= GnuTLSDatum.maximumSize {
+            // gnutls_pubkey_import_rsa_raw only reads the datums (const) and copies the numbers.
+            let status = der.withUnsafeBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress.map(UnsafeMutablePointer.init(mutating:)) else { return -1 }
+                var modulus = gnutls_datum_t(data: base + components.modulus.lowerBound, size: UInt32(components.modulus.count))
+                var exponent = gnutls_datum_t(data: base + components.exponent.lowerBound, size: UInt32(components.exponent.count))
+                return gnutls_pubkey_import_rsa_raw(key, &modulus, &exponent)
+            }
+            if status >= 0 { return }
+        }
+        let x509 = try GnuTLSX509Certificate(bytes: der)
+        let importStatus = gnutls_pubkey_import_x509(key, x509.handle, 0)
+        guard importStatus >= 0 else {
+            throw ReceiptValidationError(
+                .invalidCertificate, "GnuTLS could not read the certificate's public key.",
+                libraryMessage: GnuTLSMessage.text(for: importStatus))
+        }
     }
 
     deinit {

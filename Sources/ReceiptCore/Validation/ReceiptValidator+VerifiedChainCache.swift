@@ -127,10 +127,16 @@ extension ReceiptValidator {
               let envelope = SignedDataEnvelope(der),
               envelope.digestAlgorithm == verified.digestAlgorithm,
               (envelope.signedAttributes != nil) == verified.hasSignedAttributes,
-              let leaf = verified.signerChain.first,
-              let window = Self.validityWindow(of: verified.signerChain),
-              window.contains(time.timeIntervalSince1970)
+              let leaf = verified.signerChain.first
         else { return }
+        // Each chain certificate's fields are read once, for the window and for the path check.
+        var chainFields: [CertificateFields] = []
+        chainFields.reserveCapacity(verified.signerChain.count)
+        for certificate in verified.signerChain {
+            guard let fields = CertificateFields(certificate) else { return }
+            chainFields.append(fields)
+        }
+        guard let window = Self.validityWindow(of: chainFields), window.contains(time.timeIntervalSince1970) else { return }
 
         let parts = der.withUnsafeBufferPointer { pointer -> (certificates: [Certificate], rules: [VerifiedChainCache.SignedAttributeRule]?, valid: Bool) in
             let cursor = DERCursor(pointer)
@@ -148,7 +154,8 @@ extension ReceiptValidator {
             return (certificates, rules, true)
         }
         guard parts.valid,
-              Self.pathIsUnambiguous(chain: verified.signerChain, embedded: parts.certificates, anchors: store.anchors),
+              Self.pathIsUnambiguous(
+                  chain: verified.signerChain, fields: chainFields, embedded: parts.certificates, anchors: store.anchors),
               let key = try? primitives.makeVerificationKey(for: leaf)
         else { return }
 
@@ -170,12 +177,11 @@ extension ReceiptValidator {
     }
 
     /// The intersection of the chain's validity periods, one second inside each bound, in seconds
-    /// since 1970; `nil` when empty or unreadable.
-    static func validityWindow(of chain: [Certificate]) -> ClosedRange<Double>? {
+    /// since 1970; `nil` when empty.
+    static func validityWindow(of chain: [CertificateFields]) -> ClosedRange<Double>? {
         var earliest = -Double.infinity
         var latest = Double.infinity
-        for certificate in chain {
-            guard let fields = CertificateFields(certificate) else { return nil }
+        for fields in chain {
             earliest = max(earliest, fields.notBefore + 1)
             latest = min(latest, fields.notAfter - 1)
         }
@@ -187,8 +193,11 @@ extension ReceiptValidator {
     /// these certificates: every embedded certificate is in the chain, the chain ends at one of the
     /// anchors, and for every link exactly one candidate (embedded or anchor) carries the issuer's
     /// name — compared loosely (``CertificateFields``), so near-identical names count as candidates.
-    static func pathIsUnambiguous(chain: [Certificate], embedded: [Certificate], anchors: [Certificate]) -> Bool {
-        guard chain.count >= 2, let last = chain.last, anchors.contains(last),
+    /// `fields[i]` are the fields of `chain[i]` (read once by the caller).
+    static func pathIsUnambiguous(
+        chain: [Certificate], fields: [CertificateFields], embedded: [Certificate], anchors: [Certificate]
+    ) -> Bool {
+        guard chain.count >= 2, fields.count == chain.count, let last = chain.last, anchors.contains(last),
               embedded.allSatisfy({ chain.contains($0) })
         else { return false }
         var candidates: [Certificate] = []
@@ -197,12 +206,16 @@ extension ReceiptValidator {
         }
         var subjects: [[UInt8]] = []
         for candidate in candidates {
-            guard let fields = CertificateFields(candidate) else { return false }
-            subjects.append(fields.subjectKey)
+            if let index = chain.firstIndex(of: candidate) {
+                subjects.append(fields[index].subjectKey)
+            } else {
+                guard let candidateFields = CertificateFields(candidate) else { return false }
+                subjects.append(candidateFields.subjectKey)
+            }
         }
         for index in 0..<(chain.count - 1) {
-            guard let fields = CertificateFields(chain[index]) else { return false }
-            let matching = candidates.indices.filter { subjects[$0] == fields.issuerKey && candidates[$0] != chain[index] }
+            let issuerKey = fields[index].issuerKey
+            let matching = candidates.indices.filter { subjects[$0] == issuerKey && candidates[$0] != chain[index] }
             guard matching.count == 1, candidates[matching[0]] == chain[index + 1] else { return false }
         }
         return true

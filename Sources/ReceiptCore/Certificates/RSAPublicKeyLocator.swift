@@ -1,27 +1,28 @@
-#if OpenSSL
-import ReceiptCore
-
 /// Finds the RSA modulus and public exponent of a DER X.509 certificate by walking to its
-/// SubjectPublicKeyInfo, so a verification key can be built from them directly
-/// (`receipt_rsa_public_key`) instead of decoding the whole certificate again.
+/// SubjectPublicKeyInfo, so a backend can build a verification key from them directly
+/// (OpenSSL's `receipt_rsa_public_key`, GnuTLS's `gnutls_pubkey_import_rsa_raw`) instead of
+/// decoding the whole certificate again.
 ///
 /// Deliberately narrow: strict DER on the path walked, algorithm rsaEncryption with NULL or no
 /// parameters, `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }` with both
 /// integers positive and minimally encoded, nothing trailing. Anything else is `nil` and the
-/// caller decodes the certificate with `d2i_X509` as before. The certificate has already been
-/// verified by the full path (which decoded this same key with OpenSSL), so the numbers read here
-/// are the key OpenSSL itself used.
-enum RSAPublicKeyLocator {
+/// caller decodes the whole certificate with its library. The certificate has already been
+/// verified by the full path (which decoded this same key with the library), so the numbers read
+/// here are the key the library itself used.
+package enum RSAPublicKeyLocator {
     /// The byte ranges of the modulus and exponent magnitudes (no sign octet) in `der`.
-    struct Components {
-        var modulus: Range<Int>
-        var exponent: Range<Int>
+    package struct Components {
+        /// The modulus, big-endian, without a leading zero octet.
+        package var modulus: Range<Int>
+        /// The public exponent, big-endian, without a leading zero octet.
+        package var exponent: Range<Int>
     }
 
     /// rsaEncryption, 1.2.840.113549.1.1.1, as a whole TLV.
     private static let rsaEncryptionOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
 
-    static func components(ofCertificate der: [UInt8]) -> Components? {
+    /// The modulus and exponent of `der`'s RSA key, or nil for anything outside the narrow shape above.
+    package static func components(ofCertificate der: [UInt8]) -> Components? {
         der.withUnsafeBufferPointer { components(ofCertificate: der, reader: DERCursor($0)) }
     }
 
@@ -78,4 +79,3 @@ enum RSAPublicKeyLocator {
         return content
     }
 }
-#endif
