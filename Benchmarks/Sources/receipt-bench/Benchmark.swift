@@ -30,20 +30,14 @@ struct Benchmark {
         var figures: [Key: Double] = [:]  // seconds per op (or ops/s for "*2cores")
         var memory: [(backend: String, fixture: Fixture, result: MemoryProbe.Result)] = []
 
-        // Backend-independent: parse only and the bare C DER walk.
-        var parseTime: [String: Double] = [:]
+        // The bare C DER walk and parse only are measured with each backend's group below (same
+        // moments as the figures they are compared with); the table shows the last ones.
         var walkTime: [String: Double] = [:]
         for fixture in fixtures {
-            let payload = fixture.payload
-            let expected = bl_der_walk(payload, payload.count)
-            guard expected > 0 else { throw BenchError("\(fixture.name): the C DER walk rejects the payload") }
-            walkTime[fixture.name] = Measure.perOperation { n in
-                precondition(bl_der_walk_run(payload, payload.count, n) == expected)
+            guard bl_der_walk(fixture.payload, fixture.payload.count) > 0 else {
+                throw BenchError("\(fixture.name): the C DER walk rejects the payload")
             }
-            _ = try ReceiptParser.parse(payload)
-            parseTime[fixture.name] = Measure.perOperation { n in
-                for _ in 0..<n { precondition((try? ReceiptParser.parse(payload)) != nil) }
-            }
+            _ = try ReceiptParser.parse(fixture.payload)
         }
 
         for backend in backends {
@@ -57,9 +51,45 @@ struct Benchmark {
                     if let seconds { figures[Key(backend: backend.name, fixture: name, what: what)] = seconds }
                 }
 
-                // C baseline: the library's own PKCS #7 verification.
-                let (baseline, missing) = try cBaseline(backend: backend.name, fixture: fixture)
-                let walk = walkTime[name] ?? 0
+                // Everything on one core is measured in one interleaved group (see Measure.interleaved):
+                // the C baseline (the library's own PKCS #7 verification), the bare C DER walk, the
+                // adapter's full verification, parse only, and full validation with the cache off,
+                // cold and warm.
+                let der = fixture.der
+                let payload = fixture.payload
+                let time = fixture.creationDate
+                let store = try backend.makeTrustStore(anchors: [fixture.anchor])
+                _ = try backend.verifySignedData(der, trustStore: store, at: time)
+                let uncached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: false))
+                let cached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
+                let coldValidator = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
+                _ = try uncached.validate(der)
+                _ = try cached.validate(der)
+                let walkCount = bl_der_walk(payload, payload.count)
+                let c = try CBaselineRunner(backend: backend.name, fixture: fixture)
+                var bodies: [(Int) -> Void] = [
+                    { n in precondition(bl_der_walk_run(payload, payload.count, n) == walkCount) },
+                    { n in for _ in 0..<n { precondition((try? backend.verifySignedData(der, trustStore: store, at: time)) != nil) } },
+                    { n in for _ in 0..<n { precondition((try? ReceiptParser.parse(payload)) != nil) } },
+                    { n in for _ in 0..<n { precondition((try? uncached.validate(der)) != nil) } },
+                    { n in
+                        for _ in 0..<n {
+                            coldValidator.removeCachedChains()
+                            precondition((try? coldValidator.validate(der)) != nil)
+                        }
+                    },
+                    { n in for _ in 0..<n { precondition((try? cached.validate(der)) != nil) } },
+                ]
+                if let runner = c.runner { bodies.insert(runner, at: 0) }
+                var figuresOfGroup = Measure.interleaved(bodies)
+                let single = c.runner == nil ? nil : figuresOfGroup.removeFirst()
+                let (walk, verify, parse, off, cold, warm) = (
+                    figuresOfGroup[0], figuresOfGroup[1], figuresOfGroup[2], figuresOfGroup[3], figuresOfGroup[4], figuresOfGroup[5]
+                )
+                walkTime[name] = walk
+                let baseline = single.map { (single: $0, dual: 0.0) }
+                let missing = c.missing
+
                 add("C: library PKCS7 verify", baseline?.single, baseline == nil ? "n/a: \(missing)" : "= 1.00 (reference)")
                 add("C: bare DER walk of payload", walk, baseline.map { "\(percent(walk / $0.single)) of C verify" } ?? "")
 
@@ -69,38 +99,10 @@ struct Benchmark {
                     return ratio >= 1 ? String(format: "%.2f× faster than C verify", ratio) : String(format: "%.2f× C verify time", 1 / ratio)
                 }
 
-                // Verify only: the adapter's full PKCS #7 verification (the reference path).
-                let store = try backend.makeTrustStore(anchors: [fixture.anchor])
-                let der = fixture.der
-                let time = fixture.creationDate
-                _ = try backend.verifySignedData(der, trustStore: store, at: time)
-                let verify = Measure.perOperation { n in
-                    for _ in 0..<n { precondition((try? backend.verifySignedData(der, trustStore: store, at: time)) != nil) }
-                }
                 add("verify only (adapter, full path)", verify, versusC(verify))
-                let parse = parseTime[name] ?? 0
                 add("parse only (ReceiptParser)", parse, walk > 0 ? String(format: "%.2f× C DER walk time", parse / walk) : "")
-
-                // Full validation: load → verify → parse → policy → device hash.
-                let uncached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: false))
-                let cached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
-                _ = try uncached.validate(der)
-                _ = try cached.validate(der)
-                let off = Measure.perOperation { n in
-                    for _ in 0..<n { precondition((try? uncached.validate(der)) != nil) }
-                }
                 add("full, cache off", off, versusC(off))
-                let cold = Measure.perOperation { n in
-                    for _ in 0..<n {
-                        cached.removeCachedChains()
-                        precondition((try? cached.validate(der)) != nil)
-                    }
-                }
                 add("full, cold cache (1st of chain)", cold, versusC(cold))
-                _ = try cached.validate(der)
-                let warm = Measure.perOperation { n in
-                    for _ in 0..<n { precondition((try? cached.validate(der)) != nil) }
-                }
                 add("full, warm cache", warm, versusC(warm))
                 if let baseline, name.contains("iap5000") {
                     let reference = baseline.single + walk
@@ -109,20 +111,23 @@ struct Benchmark {
                     rows[rows.count - 2].comparison += String(format: "; %.2f× (C verify + walk) time", cold / reference)
                 }
 
-                // Two cores.
+                // Two cores: one thread and two threads in alternating rounds, for the warm cache
+                // and for the C baseline.
                 let validator = cached
-                let warm2 = Measure.throughput(threads: cores) { n in
+                let scaling = Measure.scaling(threads: cores) { n in
                     for _ in 0..<n { precondition((try? validator.validate(der)) != nil) }
                 }
-                figures[Key(backend: backend.name, fixture: name, what: "warm2")] = warm2
+                figures[Key(backend: backend.name, fixture: name, what: "scaling")] = scaling.all / scaling.one
                 rows.append(Row(
                     backend: backend.name, fixture: name, size: size, what: "full, warm cache, \(cores) cores",
-                    secondsPerOp: nil, opsPerSecond: warm2, comparison: String(format: "%.2f× one core", warm2 * warm)))
-                if let baseline {
+                    secondsPerOp: nil, opsPerSecond: scaling.all,
+                    comparison: String(format: "%.2f× one core (%.0f ops/s alongside)", scaling.all / scaling.one, scaling.one)))
+                if let runner = c.sendableRunner {
+                    let cScaling = Measure.scaling(threads: cores, runner)
                     rows.append(Row(
                         backend: backend.name, fixture: name, size: size, what: "C: library PKCS7 verify, \(cores) cores",
-                        secondsPerOp: nil, opsPerSecond: baseline.dual,
-                        comparison: String(format: "%.2f× one core", baseline.dual * baseline.single)))
+                        secondsPerOp: nil, opsPerSecond: cScaling.all,
+                        comparison: String(format: "%.2f× one core", cScaling.all / cScaling.one)))
                 }
 
                 // Peak memory (child process, cold cache, from the file).
@@ -133,42 +138,6 @@ struct Benchmark {
         return render(rows: rows, figures: figures, memory: memory, walkTime: walkTime)
     }
 
-    /// The C baseline for one fixture: seconds per op on one core, ops/s on all cores.
-    private func cBaseline(backend: String, fixture: Fixture) throws -> (figures: (single: Double, dual: Double)?, missing: String) {
-        let der = fixture.der
-        let anchor = fixture.anchor.derBytes
-        switch backend {
-        case "openssl":
-            guard let context = bl_openssl_new(anchor, anchor.count, Int64(fixture.creationDate.timeIntervalSince1970)) else {
-                throw BenchError("OpenSSL baseline: cannot build the store")
-            }
-            defer { bl_openssl_free(context) }
-            guard bl_openssl_run(context, der, der.count, 1) == 1 else {
-                throw BenchError("OpenSSL baseline: PKCS7_verify rejects \(fixture.name)")
-            }
-            let handle = UnsafeSendable(context)
-            let single = Measure.perOperation { n in precondition(bl_openssl_run(context, der, der.count, n) == n) }
-            let dual = Measure.throughput(threads: cores) { n in precondition(bl_openssl_run(handle.value, der, der.count, n) == n) }
-            return ((single, dual), "")
-        case "gnutls":
-            guard fixture.chainValidNow else { return (nil, "gnutls_pkcs7_verify takes no time; this chain has expired") }
-            guard let context = bl_gnutls_new(anchor, anchor.count, fixture.usesSHA1 ? 1 : 0) else {
-                throw BenchError("GnuTLS baseline: cannot build the trust list")
-            }
-            defer { bl_gnutls_free(context) }
-            guard bl_gnutls_run(context, der, der.count, 1) == 1 else {
-                guard fixture.usesSHA1 else { throw BenchError("GnuTLS baseline: gnutls_pkcs7_verify rejects \(fixture.name)") }
-                return (nil, "gnutls_pkcs7_verify rejects the SHA-1 signature even with GNUTLS_VERIFY_ALLOW_SIGN_WITH_SHA1")
-            }
-            let handle = UnsafeSendable(context)
-            let single = Measure.perOperation { n in precondition(bl_gnutls_run(context, der, der.count, n) == n) }
-            let dual = Measure.throughput(threads: cores) { n in precondition(bl_gnutls_run(handle.value, der, der.count, n) == n) }
-            return ((single, dual), "")
-        default:
-            return (nil, "no baseline for this backend")
-        }
-    }
-
     // MARK: Rendering
 
     private func render(
@@ -176,7 +145,7 @@ struct Benchmark {
         walkTime: [String: Double]
     ) -> String {
         var out = "ReceiptKit benchmarks — \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)\n"
-        out += "time per op = fastest of \(Measure.batches) batches of ~\(Int(Measure.batchSeconds * 1000)) ms; "
+        out += "time per op = fastest of \(Measure.rounds) rounds of ~\(Int(Measure.batchSeconds * 1000)) ms, every measurement of a fixture alternating with the others (C baseline included); "
         out += "C baseline measured in the same run on the same files.\n\n"
         let header = ["backend", "fixture", "size", "measurement", "µs/op", "ops/s", "MB/s", "vs C baseline"]
         var table: [[String]] = []
@@ -221,11 +190,10 @@ struct Benchmark {
                     out += line(cold / c <= 1.2, "\(backend): \(fixture.name), cold cache ≤ 1.2× C verify time", String(format: "%.2f×", cold / c))
                 }
             }
-            if let one = figure("iap1 sha256", "full, warm cache"), let two = figure("iap1 sha256", "warm2") {
-                out += line(two * one >= 1.8, "\(backend): 1 purchase, warm, \(cores) cores ≥ 1.8× one core", String(format: "%.2f×", two * one))
-            }
-            if let one = figure("iap5000 sha256", "full, warm cache"), let two = figure("iap5000 sha256", "warm2") {
-                out += line(two * one >= 1.8, "\(backend): 5000 purchases, warm, \(cores) cores ≥ 1.8× one core", String(format: "%.2f×", two * one))
+            for fixture in ["iap1 sha256", "iap5000 sha256"] {
+                if let scaling = figure(fixture, "scaling") {
+                    out += line(scaling >= 1.8, "\(backend): \(fixture), warm, \(cores) cores ≥ 1.8× one core", String(format: "%.2f×", scaling))
+                }
             }
             for entry in memory where entry.backend == backend && entry.fixture.name.contains("iap5000") {
                 let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024

@@ -4,9 +4,11 @@ import Foundation
 /// Timing helpers: adaptive batch sizes, best of several batches, and a parallel variant.
 enum Measure {
     /// Seconds of work per measured batch.
-    nonisolated(unsafe) static var batchSeconds = 0.08
+    nonisolated(unsafe) static var batchSeconds = 0.06
     /// Batches per measurement (the fastest one counts).
     nonisolated(unsafe) static var batches = 3
+    /// Rounds of ``interleaved(_:)`` (each round runs every operation once).
+    nonisolated(unsafe) static var rounds = 7
 
     static func now() -> Double {
         var spec = timespec()
@@ -26,6 +28,23 @@ enum Measure {
         return best
     }
 
+    /// Seconds per operation of each body, measured in alternating rounds: every round runs every
+    /// body for about ``batchSeconds``, and each body's figure is its fastest round. Because the
+    /// bodies alternate, a slow spell of the machine (another process, a busy host) falls on all
+    /// of them alike, so their ratios compare them at the same moments.
+    static func interleaved(_ bodies: [(Int) -> Void]) -> [Double] {
+        let iterations = bodies.map { calibrate($0) }
+        var best = [Double](repeating: .infinity, count: bodies.count)
+        for _ in 0..<rounds {
+            for (index, body) in bodies.enumerated() {
+                let start = now()
+                body(iterations[index])
+                best[index] = min(best[index], (now() - start) / Double(iterations[index]))
+            }
+        }
+        return best
+    }
+
     /// Operations per second with `threads` threads each running `body(n)` at the same time.
     static func throughput(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
         let iterations = calibrate(body)
@@ -36,6 +55,23 @@ enum Measure {
             best = max(best, Double(iterations * threads) / (now() - start))
         }
         return best
+    }
+
+    /// Operations per second on one thread and on `threads` threads, measured in alternating
+    /// rounds (as ``interleaved(_:)``): the fastest round of each.
+    static func scaling(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> (one: Double, all: Double) {
+        let iterations = calibrate(body)
+        var one = 0.0
+        var all = 0.0
+        for _ in 0..<rounds {
+            var start = now()
+            body(iterations)
+            one = max(one, Double(iterations) / (now() - start))
+            start = now()
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in body(iterations) }
+            all = max(all, Double(iterations * threads) / (now() - start))
+        }
+        return (one, all)
     }
 
     /// The iteration count that takes about ``batchSeconds``.

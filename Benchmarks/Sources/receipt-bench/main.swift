@@ -79,6 +79,7 @@ do {
     if arguments.contains("--quick") {
         Measure.batchSeconds = 0.03
         Measure.batches = 2
+        Measure.rounds = 3
     }
     let report = try Benchmark(fixtures: fixtures, backends: backends).run()
     print(report)
