@@ -772,22 +772,24 @@ private enum StrictValue {
         return content
     }
 
-    /// Whether every byte in `range` is below 0x80 (eight bytes at a time).
+    /// Whether every byte in `range` is below 0x80: eight bytes at a time, the last eight
+    /// overlapping the ones before when the count is not a multiple of eight.
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else {
             return range.isEmpty
         }
         let raw = UnsafeRawPointer(base + range.lowerBound)
         let count = range.count
-        var offset = 0
         var bits: UInt64 = 0
-        while count - offset >= 8 {
-            bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < count {
-            bits |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self))
-            offset += 1
+        if count >= 8 {
+            var offset = 0
+            while count &- offset >= 8 {
+                bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            if offset < count { bits |= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) }
+        } else {
+            for offset in 0..<count { bits |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self)) }
         }
         return bits & 0x8080_8080_8080_8080 == 0
     }

@@ -78,38 +78,41 @@ enum StrictAttributeSet {
     /// The common case of ``attribute(_:at:within:)`` with every length in short form (< 128): the same
     /// checks as the four `DERCursor.element` calls, written out. `nil` whenever any length is in
     /// long form or any check fails; the general loop then decides.
+    ///
+    /// Every offset computed here lies between `position` and `limit` (each length is checked
+    /// against what is left before it is added), so the arithmetic cannot overflow and is written
+    /// with wrapping operators; every index read is below `limit`, itself at most `p.count`.
     @inline(__always)
     private static func shortFormAttribute(_ p: UnsafeBufferPointer<UInt8>, at position: Int, within limit: Int) -> AttributeSlot? {
         // SEQUENCE header
-        guard position >= 0, limit <= p.count, limit - position >= 2, p[position] == 0x30 else { return nil }
-        let sequenceLength = Int(p[position + 1])
-        guard sequenceLength < 0x80 else { return nil }
-        let contentStart = position + 2
-        guard sequenceLength <= limit - contentStart else { return nil }
-        let end = contentStart + sequenceLength
+        guard position >= 0, limit <= p.count, limit &- position >= 2, p[position] == 0x30 else { return nil }
+        let sequenceLength = Int(p[position &+ 1])
+        let contentStart = position &+ 2
+        guard sequenceLength < 0x80, sequenceLength <= limit &- contentStart else { return nil }
+        let end = contentStart &+ sequenceLength
         // type INTEGER
-        guard end - contentStart >= 2, p[contentStart] == 0x02 else { return nil }
-        let typeLength = Int(p[contentStart + 1])
-        let typeStart = contentStart + 2
-        guard typeLength > 0, typeLength < 0x80, typeLength <= end - typeStart else { return nil }
-        let typeEnd = typeStart + typeLength
+        guard sequenceLength >= 2, p[contentStart] == 0x02 else { return nil }
+        let typeLength = Int(p[contentStart &+ 1])
+        let typeStart = contentStart &+ 2
+        guard typeLength > 0, typeLength < 0x80, typeLength <= end &- typeStart else { return nil }
+        let typeEnd = typeStart &+ typeLength
         // version INTEGER
-        guard end - typeEnd >= 2, p[typeEnd] == 0x02 else { return nil }
-        let versionLength = Int(p[typeEnd + 1])
-        let versionStart = typeEnd + 2
-        guard versionLength > 0, versionLength < 0x80, versionLength <= end - versionStart else { return nil }
-        let versionEnd = versionStart + versionLength
+        guard end &- typeEnd >= 2, p[typeEnd] == 0x02 else { return nil }
+        let versionLength = Int(p[typeEnd &+ 1])
+        let versionStart = typeEnd &+ 2
+        guard versionLength > 0, versionLength < 0x80, versionLength <= end &- versionStart else { return nil }
+        let versionEnd = versionStart &+ versionLength
         // value OCTET STRING, ending the SEQUENCE exactly
-        guard end - versionEnd >= 2, p[versionEnd] == 0x04 else { return nil }
-        let valueLength = Int(p[versionEnd + 1])
-        let valueStart = versionEnd + 2
-        guard valueLength < 0x80, valueLength == end - valueStart else { return nil }
+        guard end &- versionEnd >= 2, p[versionEnd] == 0x04 else { return nil }
+        let valueLength = Int(p[versionEnd &+ 1])
+        let valueStart = versionEnd &+ 2
+        guard valueLength < 0x80, valueLength == end &- valueStart else { return nil }
         return AttributeSlot(
             offset: position,
-            type: typeStart..<typeEnd,
-            version: versionStart..<versionEnd,
+            type: Range(uncheckedBounds: (typeStart, typeEnd)),
+            version: Range(uncheckedBounds: (versionStart, versionEnd)),
             valueOffset: versionEnd,
-            value: valueStart..<end
+            value: Range(uncheckedBounds: (valueStart, end))
         )
     }
 }
