@@ -6,6 +6,8 @@ import ReceiptKit
 struct Benchmark {
     let fixtures: [Fixture]
     let backends: [any CryptoBackend]
+    /// The standalone `receipt-memory` executable, if built (Scripts/bench.sh builds it).
+    var memoryProbe: String?
     let cores = 2
 
     private struct Row {
@@ -135,7 +137,58 @@ struct Benchmark {
                 memory.append((backend.name, fixture, probe))
             }
         }
+        var standalone: [(backend: String, fixture: Fixture, mode: String, result: MemoryProbe.Result)] = []
+        if let memoryProbe {
+            for backend in backends.map(\.name) {
+                for fixture in fixtures where ["iap1 sha256", "iap5000 sha256"].contains(fixture.name) {
+                    for mode in ["cold", "warm"] {
+                        let result = try MemoryProbe.standalone(
+                            probe: memoryProbe, backend: backend, fixture: fixture, mode: mode, anchorFile: fixture.anchorFile.path)
+                        standalone.append((backend, fixture, mode, result))
+                    }
+                }
+            }
+        }
         return render(rows: rows, figures: figures, memory: memory, walkTime: walkTime)
+            + renderStandalone(standalone)
+    }
+
+    /// The whole-process table and targets of the standalone probe.
+    private func renderStandalone(_ entries: [(backend: String, fixture: Fixture, mode: String, result: MemoryProbe.Result)]) -> String {
+        guard !entries.isEmpty else {
+            return "\nWhole-process peak: not measured (pass --memory-probe PATH; Scripts/bench.sh builds receipt-memory).\n"
+        }
+        var out = "\nWhole-process peak memory (receipt-memory: static Swift runtime, FoundationEssentials, one backend used, nothing else held):\n"
+        var table: [[String]] = []
+        func peak(_ backend: String, _ fixture: String, _ mode: String) -> Int? {
+            entries.first { $0.backend == backend && $0.fixture.name == fixture && $0.mode == mode }?.result.peak
+        }
+        for entry in entries {
+            let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024
+            var extra = ""
+            if entry.fixture.name.contains("iap5000"), let one = peak(entry.backend, "iap1 sha256", entry.mode) {
+                extra = "\(entry.result.peak - one) KiB"
+            }
+            table.append([
+                entry.backend, entry.fixture.name, bytes(entry.fixture.der.count), entry.mode,
+                "\(entry.result.before) KiB", "\(entry.result.peak) KiB", extra, "\(limit) KiB",
+            ])
+        }
+        out += format(
+            header: ["backend", "fixture", "size", "cache", "RSS at start", "peak (VmHWM)", "peak − 1-purchase peak", "4×size+10MB"],
+            rows: table)
+        out += "\nMemory targets (whole process):\n"
+        for backend in Set(entries.map(\.backend)).sorted() {
+            for entry in entries where entry.backend == backend && entry.fixture.name.contains("iap5000") {
+                let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024
+                out += line(entry.result.peak <= limit, "\(backend): 5000 purchases, \(entry.mode) cache, whole-process peak ≤ 4×size+10MB (\(limit) KiB)", "\(entry.result.peak) KiB")
+                if let one = peak(backend, "iap1 sha256", entry.mode) {
+                    let own = 4 * entry.fixture.der.count / 1024
+                    out += line(entry.result.peak - one <= own, "\(backend): 5000 purchases, \(entry.mode) cache, peak above the same process's 1-purchase peak ≤ 4×size (\(own) KiB)", "\(entry.result.peak - one) KiB")
+                }
+            }
+        }
+        return out
     }
 
     // MARK: Rendering

@@ -13,6 +13,8 @@ struct Fixture {
     var payload: [UInt8]
     /// The trust anchor (DER).
     var anchor: Certificate
+    /// The trust anchor's file.
+    var anchorFile: URL
     /// The receipt's creation date (the verification time).
     var creationDate: Date
     /// The device the GUID hash was computed for, if known.
@@ -36,8 +38,8 @@ struct Fixture {
     }
 
     static func load(fixtures: URL) throws -> [Fixture] {
-        let generatedRoot = try bytes(fixtures, "generated/pki/root.cer")
-        let appleRoot = try bytes(fixtures, "real/certs/AppleIncRootCertificate.cer")
+        let generatedRootFile = fixtures.appendingPathComponent("generated/pki/root.cer")
+        let appleRootFile = fixtures.appendingPathComponent("real/certs/AppleIncRootCertificate.cer")
         let device = DeviceIdentifier(parsing: "00112233-4455-6677-8899-AABBCCDDEEFF")
         var result: [Fixture] = []
         let generated: [(String, String, Bool)] = [
@@ -51,32 +53,29 @@ struct Fixture {
         for (name, file, sha1) in generated {
             let url = fixtures.appendingPathComponent("generated/receipts/\(file).receipt")
             result.append(try make(
-                name: name, file: url, anchor: generatedRoot, device: device, bundleID: "com.receiptkit.test",
+                name: name, file: url, anchor: generatedRootFile, device: device, bundleID: "com.receiptkit.test",
                 chainValidNow: true, usesSHA1: sha1))
         }
         let real = fixtures.appendingPathComponent("real/receipts/tpinapp-sandbox-sha1-2020-187iap.receipt")
         result.append(try make(
-            name: "real 187iap sha1", file: real, anchor: appleRoot, device: nil, bundleID: nil,
+            name: "real 187iap sha1", file: real, anchor: appleRootFile, device: nil, bundleID: nil,
             chainValidNow: false, usesSHA1: true))
         return result
     }
 
     private static func make(
-        name: String, file: URL, anchor: [UInt8], device: DeviceIdentifier?, bundleID: String?,
+        name: String, file: URL, anchor anchorFile: URL, device: DeviceIdentifier?, bundleID: String?,
         chainValidNow: Bool, usesSHA1: Bool
     ) throws -> Fixture {
         let der = Array(try Data(contentsOf: file))
+        let anchor = Array(try Data(contentsOf: anchorFile))
         let container = try PKCS7Container(bytes: der)
         guard let created = try ReceiptParser.creationDate(in: container.content) else {
             throw BenchError("\(name): no creation date")
         }
         return Fixture(
-            name: name, file: file, der: der, payload: container.content, anchor: Certificate(derBytes: anchor),
+            name: name, file: file, der: der, payload: container.content, anchor: Certificate(derBytes: anchor), anchorFile: anchorFile,
             creationDate: created, device: device, bundleID: bundleID, chainValidNow: chainValidNow, usesSHA1: usesSHA1)
-    }
-
-    private static func bytes(_ base: URL, _ path: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: base.appendingPathComponent(path)))
     }
 }
 

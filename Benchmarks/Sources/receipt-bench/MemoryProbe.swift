@@ -45,4 +45,23 @@ enum MemoryProbe {
         }
         return Result(before: fields[0], peak: fields[1])
     }
+
+    /// Runs the standalone `receipt-memory` executable (a process holding nothing but the
+    /// validator) on one file: `before` is its resident memory when it starts (cold) or before the
+    /// second validation (warm), `peak` its whole-process peak.
+    static func standalone(probe: String, backend: String, fixture: Fixture, mode: String, anchorFile: String) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: probe)
+        process.arguments = [backend, fixture.file.path, anchorFile, mode]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard process.terminationStatus == 0, fields.count == 2 else {
+            throw BenchError("receipt-memory failed for \(backend) \(fixture.name): \(String(decoding: data, as: UTF8.self))")
+        }
+        return Result(before: fields[0], peak: fields[1])
+    }
 }

@@ -4,7 +4,7 @@ import ReceiptKit
 
 // receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
 //
-//   receipt-bench [--fixtures DIR] [--quick]
+//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe PATH-TO-receipt-memory]
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -81,7 +81,7 @@ do {
         Measure.batches = 2
         Measure.rounds = 3
     }
-    let report = try Benchmark(fixtures: fixtures, backends: backends).run()
+    let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbe: argumentValue("--memory-probe")).run()
     print(report)
 } catch {
     FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
