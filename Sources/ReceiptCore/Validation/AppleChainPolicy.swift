@@ -24,10 +24,12 @@ public struct AppleChainPolicy: Sendable {
                 "the signer chain has \(chain.count) certificate(s); an App Store receipt is signed by exactly leaf → Apple WWDR intermediate → root"
             )
         }
-        // Decoded with exactly CertificateInfo's checks (same errors, same order) but without
+        // Read with the strict DER cursor when the certificate is in the common shape, otherwise
+        // decoded with exactly CertificateInfo's checks (same errors, same order) but without
         // rendering names; the subject is rendered only for the error message.
-        let leafHasMarker = try Self.hasExtension(Self.leafMarker, chain[0], role: "leaf")
-        let intermediateHasMarker = try Self.hasExtension(Self.intermediateMarker, chain[1], role: "intermediate")
+        let leafHasMarker = try Self.hasExtension(Self.leafMarker, Self.leafMarkerTLV, chain[0], role: "leaf")
+        let intermediateHasMarker = try Self.hasExtension(
+            Self.intermediateMarker, Self.intermediateMarkerTLV, chain[1], role: "intermediate")
         guard intermediateHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
@@ -45,8 +47,14 @@ public struct AppleChainPolicy: Sendable {
     /// ``intermediateMarkerOID`` and ``leafMarkerOID`` as identifiers.
     private static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
     private static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
+    /// The same identifiers as DER TLVs (checked against swift-asn1's encoding by the tests).
+    static let intermediateMarkerTLV: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x02, 0x01]
+    static let leafMarkerTLV: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x0B, 0x01]
 
-    private static func hasExtension(_ oid: ASN1ObjectIdentifier, _ certificate: Certificate, role: String) throws(ReceiptValidationError) -> Bool {
+    private static func hasExtension(
+        _ oid: ASN1ObjectIdentifier, _ tlv: [UInt8], _ certificate: Certificate, role: String
+    ) throws(ReceiptValidationError) -> Bool {
+        if let present = CertificateExtensionScan.contains(tlv, in: certificate.derBytes) { return present }
         do {
             return try CertificateInfo.hasExtension(oid, in: certificate)
         } catch {
