@@ -23,6 +23,7 @@ public enum RFC3339 {
     }
 
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if bytes.count == 20, let date = parseCanonical(bytes) { return date }
         guard bytes.count >= 20, bytes.count <= 64 else { return nil }
         var position = 0
 
@@ -90,6 +91,33 @@ public enum RFC3339 {
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The common `YYYY-MM-DDTHH:MM:SSZ` form (exactly 20 bytes, uppercase `T` and `Z`) read at
+    /// fixed positions, with the same range checks and arithmetic as ``parse(utf8:)``; nil for
+    /// anything else, which the general reader then decides.
+    private static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+              bytes[16] == 0x3A, bytes[19] == 0x5A
+        else { return nil }
+        // Each position's value minus '0'; any byte outside '0'…'9' leaves a value above 9.
+        var invalid: UInt8 = 0
+        @inline(__always) func digit(_ index: Int) -> Int {
+            let value = bytes[index] &- 0x30
+            invalid |= value > 9 ? 1 : 0
+            return Int(value)
+        }
+        let year = digit(0) &* 1000 &+ digit(1) &* 100 &+ digit(2) &* 10 &+ digit(3)
+        let month = digit(5) &* 10 &+ digit(6)
+        let day = digit(8) &* 10 &+ digit(9)
+        let hour = digit(11) &* 10 &+ digit(12)
+        let minute = digit(14) &* 10 &+ digit(15)
+        let second = digit(17) &* 10 &+ digit(18)
+        guard invalid == 0, (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + 0.0)
     }
 
     /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds (`.SSS`) when it has any.

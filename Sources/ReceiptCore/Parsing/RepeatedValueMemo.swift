@@ -11,7 +11,7 @@ import Musl
 import Darwin
 #endif
 
-/// The strict parsing lane's memory of the last few long strings and dates it decoded from one
+/// The strict parsing lane's memory of the last few strings and dates it decoded from one
 /// payload, so that a value whose bytes repeat (the product id of every renewal, an original
 /// transaction id equal to the transaction id, a purchase date equal to the original purchase
 /// date) is shared instead of decoded and allocated again.
@@ -19,70 +19,84 @@ import Darwin
 /// Entries are ranges of the one buffer being parsed, compared byte for byte with `memcmp`; the
 /// result is the very value decoding those bytes would give. Fixed size, no allocation of its own.
 struct RepeatedValueMemo {
-    /// Strings of at most this many bytes are stored inline by `String` and not worth sharing.
+    /// Strings longer than this are kept in the four-entry ring; shorter ones (stored inline by
+    /// `String`) are only compared with the string decoded just before.
     private static let smallStringLimit = 15
 
     private var base: UnsafePointer<UInt8>?
-    private var strings: (Slot<String>, Slot<String>, Slot<String>, Slot<String>) = (.empty, .empty, .empty, .empty)
+    /// The string decoded last, of any length.
+    private var lastRange = 0..<0
+    private var lastString: String?
+    /// The last four long strings.
+    private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
+    private var strings: (String?, String?, String?, String?) = (nil, nil, nil, nil)
     private var nextString = 0
-    private var dates: (Slot<Date>, Slot<Date>) = (.empty, .empty)
+    /// The last two dates.
+    private var dateRanges: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
+    private var dates: (Date?, Date?) = (nil, nil)
     private var nextDate = 0
-
-    private struct Slot<Value> {
-        var range: Range<Int>
-        var value: Value?
-        static var empty: Slot { Slot(range: 0..<0, value: nil) }
-    }
 
     init() {}
 
     /// The ASCII string at `content` of `bytes` (the caller checked it is ASCII).
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> String {
-        guard content.count > Self.smallStringLimit, let pointer = bytes.baseAddress else {
+        guard let pointer = bytes.baseAddress, !content.isEmpty else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
         }
         if base != pointer { self = RepeatedValueMemo(); base = pointer }
-        for index in 0..<4 {
-            let slot = stringSlot(index)
-            if let value = slot.value, Self.same(pointer, slot.range, content) { return value }
+        if Self.same(pointer, lastRange, content), let lastString { return lastString }
+        let long = content.count > Self.smallStringLimit
+        if long {
+            let found: String?
+            if Self.same(pointer, ranges.0, content) {
+                found = strings.0
+            } else if Self.same(pointer, ranges.1, content) {
+                found = strings.1
+            } else if Self.same(pointer, ranges.2, content) {
+                found = strings.2
+            } else if Self.same(pointer, ranges.3, content) {
+                found = strings.3
+            } else {
+                found = nil
+            }
+            if let found {
+                lastRange = content
+                lastString = found
+                return found
+            }
         }
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
-        setStringSlot(nextString, Slot(range: content, value: value))
-        nextString = (nextString + 1) & 3
+        lastRange = content
+        lastString = value
+        if long {
+            switch nextString {
+            case 0: (ranges.0, strings.0) = (content, value)
+            case 1: (ranges.1, strings.1) = (content, value)
+            case 2: (ranges.2, strings.2) = (content, value)
+            default: (ranges.3, strings.3) = (content, value)
+            }
+            nextString = (nextString + 1) & 3
+        }
         return value
     }
 
     /// ``RFC3339/parse(utf8:)`` of the bytes at `content` of `bytes` (nil when they are not a date).
     mutating func date(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> Date? {
-        guard let pointer = bytes.baseAddress else { return RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) }
+        guard let pointer = bytes.baseAddress, !content.isEmpty else {
+            return RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content]))
+        }
         if base != pointer { self = RepeatedValueMemo(); base = pointer }
-        if let value = dates.0.value, Self.same(pointer, dates.0.range, content) { return value }
-        if let value = dates.1.value, Self.same(pointer, dates.1.range, content) { return value }
+        if Self.same(pointer, dateRanges.0, content), let date = dates.0 { return date }
+        if Self.same(pointer, dateRanges.1, content), let date = dates.1 { return date }
         guard let value = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return nil }
-        if nextDate == 0 { dates.0 = Slot(range: content, value: value) } else { dates.1 = Slot(range: content, value: value) }
+        if nextDate == 0 { (dateRanges.0, dates.0) = (content, value) } else { (dateRanges.1, dates.1) = (content, value) }
         nextDate ^= 1
         return value
     }
 
+    /// Whether the non-empty ranges `a` and `b` of the buffer at `base` hold the same bytes.
+    @inline(__always)
     private static func same(_ base: UnsafePointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && (a == b || memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0)
-    }
-
-    private func stringSlot(_ index: Int) -> Slot<String> {
-        switch index {
-        case 0: strings.0
-        case 1: strings.1
-        case 2: strings.2
-        default: strings.3
-        }
-    }
-
-    private mutating func setStringSlot(_ index: Int, _ slot: Slot<String>) {
-        switch index {
-        case 0: strings.0 = slot
-        case 1: strings.1 = slot
-        case 2: strings.2 = slot
-        default: strings.3 = slot
-        }
+        a.count == b.count && !a.isEmpty && (a == b || memcmp(base + a.lowerBound, base + b.lowerBound, a.count) == 0)
     }
 }

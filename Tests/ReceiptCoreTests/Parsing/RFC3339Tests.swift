@@ -42,4 +42,31 @@ import Testing
         let text = "2035-02-09T21:40:36Z"
         #expect(RFC3339.string(from: try #require(RFC3339.parse(text))) == text)
     }
+
+    /// The canonical `…Z` form has its own fixed-position reader; it must agree with the general
+    /// reader, which the same timestamp with a lowercase `z` (and with `+00:00`) takes.
+    @Test func canonicalFormAgreesWithTheGeneralReader() {
+        var generator = SplitMix64(state: 0x3339)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let year = Int.random(in: 0...9999, using: &generator)
+            let fields = [
+                Int.random(in: 0...13, using: &generator), Int.random(in: 0...32, using: &generator),
+                Int.random(in: 0...24, using: &generator), Int.random(in: 0...60, using: &generator),
+                Int.random(in: 0...61, using: &generator),
+            ]
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
+            let body = "\(yearText)-\(two(fields[0]))-\(two(fields[1]))T\(two(fields[2])):\(two(fields[3])):\(two(fields[4]))"
+            let canonical = RFC3339.parse(body + "Z")
+            #expect(canonical == RFC3339.parse(body + "z"), "\(body)")
+            #expect(canonical == RFC3339.parse(body + "+00:00"), "\(body)")
+            if canonical != nil { accepted += 1 }
+        }
+        #expect(accepted > 5_000)
+        // Non-digits where digits belong.
+        for text in ["2015-08-1307:50:46ZZ", "2015-0a-13T07:50:46Z", "2015-08-13T07:5/:46Z", "201:-08-13T07:50:46Z"] {
+            #expect(RFC3339.parse(text) == nil, "\(text)")
+        }
+    }
 }
