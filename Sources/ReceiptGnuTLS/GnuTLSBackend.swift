@@ -20,9 +20,6 @@ public final class GnuTLSBackend: CryptoBackend {
     /// `gnutls`.
     public let name = "gnutls"
 
-    /// More embedded certificates than this are refused.
-    static let maximumEmbeddedCertificates = 64
-
     private static let messageDigestOID = "1.2.840.113549.1.9.4"
     private static let contentTypeOID = "1.2.840.113549.1.9.3"
 
@@ -53,7 +50,21 @@ public final class GnuTLSBackend: CryptoBackend {
             )
         }
 
-        // 1. Structure: not PKCS #7, not signed.
+        // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
+        //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
+        //    certificate), with GnuTLS's own decoding of each embedded certificate.
+        var embedded: [GnuTLSX509Certificate] = []
+        _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+            do throws(ReceiptValidationError) {
+                embedded.append(try GnuTLSX509Certificate(bytes: certificate))
+            } catch {
+                throw ReceiptValidationError(
+                    .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
+                    libraryMessage: error.libraryMessage ?? error.message)
+            }
+        }
+
+        // 1. Structure as GnuTLS decodes it.
         let pkcs7 = try GnuTLSPKCS7(bytes: bytes)
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {
@@ -64,7 +75,10 @@ public final class GnuTLSBackend: CryptoBackend {
         }
         let layout = try GnuTLSPKCS7.layout(of: bytes)
         let content = try pkcs7.content(present: layout.hasContent)
-        let embedded = try embeddedCertificates(of: pkcs7)
+        guard pkcs7.certificateCount == embedded.count else {
+            throw ReceiptValidationError(
+                .notPKCS7, "GnuTLS decoded \(pkcs7.certificateCount) embedded certificates where the structure holds \(embedded.count).")
+        }
 
         let read = pkcs7.signerInfo(at: 0)
         guard let info = read.info else {
@@ -136,38 +150,6 @@ public final class GnuTLSBackend: CryptoBackend {
     }
 
     // MARK: - Steps
-
-    /// Parses every embedded certificate.
-    private func embeddedCertificates(of pkcs7: GnuTLSPKCS7) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
-        let count = pkcs7.certificateCount
-        guard count <= Self.maximumEmbeddedCertificates else {
-            throw ReceiptValidationError(
-                .untrustedChain,
-                "The signedData embeds \(count) certificates; at most \(Self.maximumEmbeddedCertificates) are accepted."
-            )
-        }
-        var certificates: [GnuTLSX509Certificate] = []
-        for index in 0..<count {
-            let raw = pkcs7.certificateBytes(at: index)
-            guard raw.status >= 0 else {
-                throw ReceiptValidationError(
-                    .invalidCertificate,
-                    "Embedded certificate \(index) could not be read.",
-                    libraryMessage: GnuTLSMessage.text(for: raw.status)
-                )
-            }
-            do {
-                certificates.append(try GnuTLSX509Certificate(bytes: raw.bytes))
-            } catch {
-                throw ReceiptValidationError(
-                    .invalidCertificate,
-                    "Embedded certificate \(index) could not be decoded.",
-                    libraryMessage: error.libraryMessage
-                )
-            }
-        }
-        return certificates
-    }
 
     /// The embedded certificate named by the SignerInfo (issuerAndSerialNumber or subjectKeyIdentifier).
     private func signerCertificate(

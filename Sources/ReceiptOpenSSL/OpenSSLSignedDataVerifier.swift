@@ -9,7 +9,9 @@ import ReceiptCore
 
 /// The steps of one PKCS #7 signedData verification with OpenSSL.
 ///
-/// Order (and so precedence of failures): decode (`not_pkcs7`), structure (`not_signed`), chain
+/// Order (and so precedence of failures): the shared structure checks (``SignedDataStructure``:
+/// `not_pkcs7`, `not_signed`, `invalid_certificate`, `invalid_signature` for the signer's algorithms,
+/// `untrusted_chain` for a missing signer certificate), decode (`not_pkcs7`), structure (`not_signed`), chain
 /// (`untrusted_chain`, which outranks time: a chain failing at the chosen time on a validity period
 /// is verified again without time checks and reported broken if it is), certificate time
 /// (`certificate_expired`, `certificate_not_yet_valid`), signature (`invalid_signature`). Every handle created here is
@@ -27,6 +29,12 @@ enum OpenSSLSignedDataVerifier {
 
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive).
     static func verify(_ bytes: [UInt8], store: OpaquePointer, at time: Int) throws(ReceiptValidationError) -> VerifiedSignedData {
+        // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
+        //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
+        //    certificate), with OpenSSL's own decoding of each embedded certificate.
+        _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+            try checkDecodes(certificate, index: index)
+        }
         let pkcs7 = try decode(bytes)
         defer { PKCS7_free(pkcs7) }
 
@@ -72,6 +80,19 @@ enum OpenSSLSignedDataVerifier {
     }
 
     // MARK: Decoding
+
+    /// Decodes one embedded certificate with `d2i_X509` (exactly, no trailing bytes) and frees it.
+    private static func checkDecodes(_ certificate: [UInt8], index: Int) throws(ReceiptValidationError) {
+        let decoded: OpaquePointer
+        do throws(ReceiptValidationError) {
+            decoded = try OpenSSLCertificates.decode(certificate)
+        } catch {
+            throw ReceiptValidationError(
+                .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
+                libraryMessage: error.libraryMessage ?? error.message)
+        }
+        X509_free(decoded)
+    }
 
     private static func decode(_ bytes: [UInt8]) throws(ReceiptValidationError) -> UnsafeMutablePointer<PKCS7> {
         guard !bytes.isEmpty else {

@@ -1,0 +1,690 @@
+/// The structure checks every ``CryptoBackend`` runs on a PKCS #7 signedData before its library
+/// sees it, so that every backend classifies a structurally damaged input the same way
+/// (the DESIGN's "classify failures the same way" rule; OpenSSL and GnuTLS decode differently).
+///
+/// Nothing here verifies anything: signature, chain and validity stay the libraries' decisions.
+/// The checks run in phases, and the first failing phase decides the code:
+///
+/// 1. `not_pkcs7`: the bytes are not one well-formed BER ContentInfo whose signedData follows
+///    the schema (field tags and order, INTEGER and OBJECT IDENTIFIER encodings, AlgorithmIdentifiers,
+///    an issuerAndSerialNumber signer identifier with a well-formed Name, Attributes, an OCTET STRING
+///    eContent for id-data and a primitive signature).
+/// 2. `not_signed`: a ContentInfo of another type, no signedData content, an eContentType other than
+///    id-data, no eContent (detached), a `crls` field, or not exactly one SignerInfo.
+/// 3. `invalid_certificate`: more than ``maximumCertificates`` embedded certificates, or one that is
+///    not a strict-DER X.509 certificate (``CertificateStructure``) or that the backend's library
+///    cannot decode (the `decodeCertificate` closure), whether or not it is on the chain.
+/// 4. `invalid_signature`: the signer's digestAlgorithm is not SHA-1 or SHA-256 (parameters absent
+///    or NULL), is not listed in `digestAlgorithms`, or the signatureAlgorithm is neither
+///    rsaEncryption nor the RSA algorithm with that digest.
+/// 5. `untrusted_chain`: no embedded certificate has exactly (byte for byte) the signer's issuer
+///    name and serial number.
+///
+/// The backend then decodes the structure with its library (a failure there is `not_pkcs7`),
+/// builds and verifies the chain (`untrusted_chain`), checks validity at the chosen time
+/// (`certificate_expired`, `certificate_not_yet_valid`) and verifies the signature
+/// (`invalid_signature`).
+package struct SignedDataStructure: Sendable {
+    /// The byte ranges of the embedded certificates, in order.
+    package var certificates: [Range<Int>]
+    /// The byte range of the signer's certificate (one of ``certificates``).
+    package var signerCertificate: Range<Int>
+    /// The signer's digest algorithm (SHA-1 or SHA-256).
+    package var digestAlgorithm: DigestAlgorithm
+    /// Whether the signer carries signed attributes.
+    package var hasSignedAttributes: Bool
+
+    /// More embedded certificates than this are refused (a receipt carries three).
+    package static let maximumCertificates = 64
+
+    private static let rsaEncryptionOID = "1.2.840.113549.1.1.1"
+    private static let sha1WithRSAOID = "1.2.840.113549.1.1.5"
+    private static let sha256WithRSAOID = "1.2.840.113549.1.1.11"
+
+    /// Runs phases 1–5 on `bytes`.
+    /// - Parameter decodeCertificate: the backend library's decoding of one embedded certificate
+    ///   (its DER and its index), called in phase 3 after the shared check accepted it; it throws
+    ///   ``ReceiptValidationError/Code/invalidCertificate`` when the library cannot decode it.
+    /// - Throws: the code of the first failing phase (see the type's documentation).
+    package init(
+        checking bytes: [UInt8],
+        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
+    ) throws(ReceiptValidationError) {
+        let parsed = try Self.schema(bytes)
+        try Self.usability(parsed)
+        try Self.certificates(parsed, bytes, decodeCertificate: decodeCertificate)
+        let digest = try Self.algorithms(parsed)
+        let signerCertificate = try Self.signerCertificate(parsed, bytes)
+        self.certificates = parsed.certificates.map { $0.offset..<$0.end }
+        self.signerCertificate = signerCertificate
+        self.digestAlgorithm = digest
+        self.hasSignedAttributes = parsed.signedAttributes != nil
+    }
+
+    // MARK: Phase 1: schema (not_pkcs7)
+
+    /// The parts the later phases look at.
+    private struct Parsed {
+        var reader: BERReader
+        var contentType: String
+        var hasSignedData = false
+        var digestAlgorithms: [BERNode] = []
+        var eContentType = ""
+        var hasEContent = false
+        var hasCRLs = false
+        var certificates: [BERNode] = []
+        var signers: [BERNode] = []
+        var signerIssuer: BERNode?
+        var signerSerial: BERNode?
+        var signerDigest: BERNode?
+        var signedAttributes: BERNode?
+        var signatureAlgorithm: BERNode?
+    }
+
+    private static func notPKCS7(_ reason: String, _ offset: Int) -> ReceiptValidationError {
+        ReceiptValidationError(.notPKCS7, "Not a PKCS #7 signedData: \(reason).", offset: offset)
+    }
+
+    private static func schema(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Parsed {
+        guard !bytes.isEmpty else {
+            throw ReceiptValidationError(.notPKCS7, "The data is empty, not a PKCS #7 structure.", offset: 0)
+        }
+        var reader = BERReader(bytes, maximumDepth: PKCS7Container.maximumDepth, maximumNodes: PKCS7Container.maximumElements)
+        let root: BERNode
+        do {
+            root = try reader.parseSingle(in: 0..<bytes.count)
+        } catch {
+            throw notPKCS7(error.reason, error.offset)
+        }
+        // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY OPTIONAL }
+        guard root.isUniversal(16), root.isConstructed, (1...2).contains(root.children.count),
+              let type = oid(root.children[0], reader)
+        else {
+            throw notPKCS7("the outer element is not a ContentInfo SEQUENCE { OBJECT IDENTIFIER, [0] content }", root.offset)
+        }
+        var parsed = Parsed(reader: reader, contentType: type)
+        guard root.children.count == 2 else { return parsed }
+        let explicit = root.children[1]
+        guard explicit.isContext(0), explicit.isConstructed, explicit.children.count == 1 else {
+            throw notPKCS7("the ContentInfo content is not [0] EXPLICIT with one element", explicit.offset)
+        }
+        guard type == PKCS7Container.signedDataOID else { return parsed }
+        parsed.hasSignedData = true
+
+        // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,
+        //                           [0] certificates OPTIONAL, [1] crls OPTIONAL, signerInfos SET }
+        let signedData = explicit.children[0]
+        guard signedData.isUniversal(16), signedData.isConstructed, signedData.children.count >= 4 else {
+            throw notPKCS7("SignedData is not a SEQUENCE of at least four fields", signedData.offset)
+        }
+        let fields = signedData.children
+        guard isInteger(fields[0], reader) else {
+            throw notPKCS7("the SignedData version is not an INTEGER", fields[0].offset)
+        }
+        guard fields[1].isUniversal(17), fields[1].isConstructed else {
+            throw notPKCS7("digestAlgorithms is not a SET", fields[1].offset)
+        }
+        for algorithm in fields[1].children where !isAlgorithmIdentifier(algorithm, reader) {
+            throw notPKCS7("a digestAlgorithms member is not an AlgorithmIdentifier", algorithm.offset)
+        }
+        parsed.digestAlgorithms = fields[1].children
+
+        // EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT OCTET STRING OPTIONAL }
+        let encapsulated = fields[2]
+        guard encapsulated.isUniversal(16), encapsulated.isConstructed, (1...2).contains(encapsulated.children.count),
+              let eType = oid(encapsulated.children[0], reader)
+        else {
+            throw notPKCS7("encapContentInfo is not a SEQUENCE { OBJECT IDENTIFIER, [0] content }", encapsulated.offset)
+        }
+        parsed.eContentType = eType
+        if encapsulated.children.count == 2 {
+            let eExplicit = encapsulated.children[1]
+            guard eExplicit.isContext(0), eExplicit.isConstructed, eExplicit.children.count == 1 else {
+                throw notPKCS7("eContent is not [0] EXPLICIT with one element", eExplicit.offset)
+            }
+            if eType == PKCS7Container.dataOID {
+                let octets = eExplicit.children[0]
+                guard octets.isUniversal(4), !octets.isConstructed || isOctetStringSegments(octets) else {
+                    throw notPKCS7("the id-data eContent is not an OCTET STRING", octets.offset)
+                }
+            }
+            parsed.hasEContent = true
+        }
+
+        var index = 3
+        if fields[index].isContext(0) {
+            guard fields[index].isConstructed else {
+                throw notPKCS7("the certificates field is not constructed", fields[index].offset)
+            }
+            parsed.certificates = fields[index].children
+            index += 1
+        }
+        if index < fields.count, fields[index].isContext(1) {
+            parsed.hasCRLs = true
+            index += 1
+        }
+        guard index == fields.count - 1, fields[index].isUniversal(17), fields[index].isConstructed else {
+            throw notPKCS7("SignedData does not end with exactly one signerInfos SET", fields[min(index, fields.count - 1)].offset)
+        }
+        parsed.signers = fields[index].children
+        for (position, signer) in parsed.signers.enumerated() {
+            try signerInfo(signer, reader, first: position == 0, into: &parsed)
+        }
+        return parsed
+    }
+
+    /// SignerInfo ::= SEQUENCE { version INTEGER, sid IssuerAndSerialNumber, digestAlgorithm,
+    /// signedAttrs [0] IMPLICIT SET OF Attribute OPTIONAL, signatureAlgorithm, signature OCTET STRING,
+    /// unsignedAttrs [1] IMPLICIT SET OF Attribute OPTIONAL }
+    private static func signerInfo(_ signer: BERNode, _ reader: BERReader, first: Bool, into parsed: inout Parsed) throws(ReceiptValidationError) {
+        guard signer.isUniversal(16), signer.isConstructed, (5...7).contains(signer.children.count) else {
+            throw notPKCS7("a SignerInfo is not a SEQUENCE of five to seven fields", signer.offset)
+        }
+        let items = signer.children
+        guard isInteger(items[0], reader) else {
+            throw notPKCS7("the SignerInfo version is not an INTEGER", items[0].offset)
+        }
+        let sid = items[1]
+        guard sid.isUniversal(16), sid.isConstructed, sid.children.count == 2,
+              CertificateStructure.isName(reader.encoding(of: sid.children[0])),
+              isInteger(sid.children[1], reader)
+        else {
+            throw notPKCS7("the signer identifier is not an issuerAndSerialNumber with a well-formed name", sid.offset)
+        }
+        guard isAlgorithmIdentifier(items[2], reader) else {
+            throw notPKCS7("the SignerInfo digestAlgorithm is not an AlgorithmIdentifier", items[2].offset)
+        }
+        var index = 3
+        var attributes: BERNode?
+        if items[index].isContext(0) {
+            try checkAttributes(items[index], reader)
+            attributes = items[index]
+            index += 1
+        }
+        guard index + 1 < items.count, isAlgorithmIdentifier(items[index], reader) else {
+            throw notPKCS7("the SignerInfo signatureAlgorithm is not an AlgorithmIdentifier", items[min(index, items.count - 1)].offset)
+        }
+        let signature = items[index + 1]
+        guard signature.isUniversal(4), !signature.isConstructed else {
+            throw notPKCS7("the SignerInfo signature is not a primitive OCTET STRING", signature.offset)
+        }
+        index += 2
+        if index < items.count, items[index].isContext(1) {
+            try checkAttributes(items[index], reader)
+            index += 1
+        }
+        guard index == items.count else {
+            throw notPKCS7("the SignerInfo has unexpected fields", items[min(index, items.count - 1)].offset)
+        }
+        if first {
+            parsed.signerIssuer = sid.children[0]
+            parsed.signerSerial = sid.children[1]
+            parsed.signerDigest = items[2]
+            parsed.signedAttributes = attributes
+            parsed.signatureAlgorithm = items[attributes == nil ? 3 : 4]
+        }
+    }
+
+    /// `[n] IMPLICIT SET OF Attribute`, Attribute ::= SEQUENCE { OBJECT IDENTIFIER, SET OF ANY (non-empty) }.
+    private static func checkAttributes(_ node: BERNode, _ reader: BERReader) throws(ReceiptValidationError) {
+        guard node.isConstructed, !node.children.isEmpty else {
+            throw notPKCS7("a SignerInfo attribute set is empty or not constructed", node.offset)
+        }
+        for attribute in node.children {
+            guard attribute.isUniversal(16), attribute.isConstructed, attribute.children.count == 2,
+                  oid(attribute.children[0], reader) != nil,
+                  attribute.children[1].isUniversal(17), attribute.children[1].isConstructed,
+                  !attribute.children[1].children.isEmpty,
+                  attribute.children[1].children.allSatisfy({ isWellFormedValue($0, reader) })
+            else {
+                throw notPKCS7("a SignerInfo attribute is not a SEQUENCE { OBJECT IDENTIFIER, SET OF values }", attribute.offset)
+            }
+        }
+    }
+
+    // MARK: Phase 2: usability (not_signed)
+
+    private static func usability(_ parsed: Parsed) throws(ReceiptValidationError) {
+        guard parsed.contentType == PKCS7Container.signedDataOID else {
+            throw ReceiptValidationError(.notSigned, "The PKCS #7 content type \(parsed.contentType) is not signedData.")
+        }
+        guard parsed.hasSignedData else {
+            throw ReceiptValidationError(.notSigned, "The ContentInfo carries no signedData content.")
+        }
+        guard parsed.eContentType == PKCS7Container.dataOID else {
+            throw ReceiptValidationError(
+                .notSigned, "The signedData encapsulates content type \(parsed.eContentType), not id-data.")
+        }
+        guard parsed.hasEContent else {
+            throw ReceiptValidationError(
+                .notSigned, "The signedData has no encapsulated content (a detached or certificates-only structure).")
+        }
+        guard !parsed.hasCRLs else {
+            throw ReceiptValidationError(.notSigned, "The signedData carries CRLs; receipts carry none.")
+        }
+        guard parsed.signers.count == 1 else {
+            throw ReceiptValidationError(
+                .notSigned,
+                parsed.signers.isEmpty
+                    ? "The signedData has no signer."
+                    : "The signedData has \(parsed.signers.count) signers; exactly one is supported.")
+        }
+    }
+
+    // MARK: Phase 3: embedded certificates (invalid_certificate)
+
+    private static func certificates(
+        _ parsed: Parsed, _ bytes: [UInt8],
+        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
+    ) throws(ReceiptValidationError) {
+        guard parsed.certificates.count <= maximumCertificates else {
+            throw ReceiptValidationError(
+                .invalidCertificate,
+                "The signedData embeds \(parsed.certificates.count) certificates; at most \(maximumCertificates) are accepted.")
+        }
+        for (index, node) in parsed.certificates.enumerated() {
+            let encoding = parsed.reader.encoding(of: node)
+            guard node.isUniversal(16), CertificateStructure.isCertificate(encoding) else {
+                throw ReceiptValidationError(
+                    .invalidCertificate, "Embedded certificate \(index) is not a well-formed DER X.509 certificate.",
+                    offset: node.offset)
+            }
+            try decodeCertificate(encoding, index)
+        }
+    }
+
+    // MARK: Phase 4: algorithms (invalid_signature)
+
+    private static func algorithms(_ parsed: Parsed) throws(ReceiptValidationError) -> DigestAlgorithm {
+        let reader = parsed.reader
+        guard let digestNode = parsed.signerDigest, let signatureNode = parsed.signatureAlgorithm,
+              let digestOID = algorithmOID(digestNode, reader), let signatureOID = algorithmOID(signatureNode, reader)
+        else {
+            throw ReceiptValidationError(.invalidSignature, "The signer's algorithms could not be read.")
+        }
+        let digest = DigestAlgorithm(oid: digestOID)
+        guard digest == .sha1 || digest == .sha256, hasNoOrNullParameters(digestNode, reader) else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signer's digest algorithm \(digestOID) is not SHA-1 or SHA-256 (with absent or NULL parameters).")
+        }
+        guard parsed.digestAlgorithms.contains(where: { algorithmOID($0, reader) == digestOID }) else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signer's digest algorithm \(digest) is not listed in the signedData's digestAlgorithms.")
+        }
+        let expected = digest == .sha1 ? sha1WithRSAOID : sha256WithRSAOID
+        guard signatureOID == rsaEncryptionOID || signatureOID == expected, hasNoOrNullParameters(signatureNode, reader) else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signature algorithm \(signatureOID) is not RSA with the signer's digest \(digest).")
+        }
+        return digest
+    }
+
+    // MARK: Phase 5: the signer's certificate (untrusted_chain)
+
+    private static func signerCertificate(_ parsed: Parsed, _ bytes: [UInt8]) throws(ReceiptValidationError) -> Range<Int> {
+        guard let issuerNode = parsed.signerIssuer, let serialNode = parsed.signerSerial else {
+            throw ReceiptValidationError(.untrustedChain, "The signer identifier could not be read.")
+        }
+        let issuer = parsed.reader.encoding(of: issuerNode)
+        let serial = parsed.reader.encoding(of: serialNode)
+        for node in parsed.certificates {
+            let encoding = parsed.reader.encoding(of: node)
+            if let identity = CertificateStructure.issuerAndSerial(encoding), identity.issuer == issuer, identity.serial == serial {
+                return node.offset..<node.end
+            }
+        }
+        throw ReceiptValidationError(
+            .untrustedChain,
+            "No embedded certificate has exactly the signer's issuer name and serial number; the signer's certificate is missing.")
+    }
+
+    // MARK: Helpers
+
+    /// A constructed OCTET STRING's segments are OCTET STRINGs, recursively (the reader bounded the depth).
+    private static func isOctetStringSegments(_ node: BERNode) -> Bool {
+        node.children.allSatisfy { $0.isUniversal(4) && (!$0.isConstructed || isOctetStringSegments($0)) }
+    }
+
+    private static func oid(_ node: BERNode, _ reader: BERReader) -> String? {
+        guard node.isUniversal(6), !node.isConstructed, !node.isIndefiniteLength else { return nil }
+        return decodeObjectIdentifier(reader.content(of: node))
+    }
+
+    private static func isInteger(_ node: BERNode, _ reader: BERReader) -> Bool {
+        guard node.isUniversal(2), !node.isConstructed else { return false }
+        return CertificateStructure.isMinimalInteger(reader.content(of: node))
+    }
+
+    private static func isAlgorithmIdentifier(_ node: BERNode, _ reader: BERReader) -> Bool {
+        node.isUniversal(16) && node.isConstructed && (1...2).contains(node.children.count)
+            && oid(node.children[0], reader) != nil
+            && (node.children.count == 1 || isWellFormedValue(node.children[1], reader))
+    }
+
+    /// An ANY value whose universal primitives are valid encodings of their type (as OpenSSL's
+    /// `ASN1_TYPE` decoding demands), recursively; the reader already bounded the depth.
+    private static func isWellFormedValue(_ node: BERNode, _ reader: BERReader) -> Bool {
+        if node.isConstructed {
+            // Universal types in constructed form: only SEQUENCE and SET (a constructed NULL,
+            // INTEGER or OBJECT IDENTIFIER is not an encoding OpenSSL accepts).
+            guard node.tagClass != 0 || node.isUniversal(16) || node.isUniversal(17) else { return false }
+            return node.children.allSatisfy { isWellFormedValue($0, reader) }
+        }
+        guard node.tagClass == 0 else { return true }
+        return CertificateStructure.isWellFormedPrimitive(tag: node.tagNumber, reader.content(of: node))
+    }
+
+    private static func algorithmOID(_ node: BERNode, _ reader: BERReader) -> String? {
+        guard isAlgorithmIdentifier(node, reader) else { return nil }
+        return oid(node.children[0], reader)
+    }
+
+    private static func hasNoOrNullParameters(_ node: BERNode, _ reader: BERReader) -> Bool {
+        guard node.children.count == 2 else { return true }
+        let parameters = node.children[1]
+        return parameters.isUniversal(5) && !parameters.isConstructed && parameters.contentLength == 0
+    }
+}
+
+/// Strict DER checks of X.509 structures, shared by every backend (see ``SignedDataStructure``).
+///
+/// Stricter than OpenSSL's and GnuTLS's decoders where they differ, so that a certificate either
+/// passes here and then decodes the same way in both, or is `invalid_certificate` in both.
+package enum CertificateStructure {
+    /// Whether `der` is exactly one strict-DER Certificate: `SEQUENCE { TBSCertificate,
+    /// AlgorithmIdentifier (equal to the TBS signature field), BIT STRING }`, the TBSCertificate
+    /// with version 1–3, a minimal serial INTEGER, well-formed issuer and subject Names (valid
+    /// UTF8String, BMPString and UniversalString values), a Validity of two well-formed times, a
+    /// SubjectPublicKeyInfo, unique identifiers only from version 2 and extensions (unique OIDs,
+    /// DER BOOLEAN critical flags) only in version 3.
+    package static func isCertificate(_ der: [UInt8]) -> Bool {
+        der.withUnsafeBufferPointer { pointer in
+            let cursor = DERCursor(pointer)
+            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+                  certificate.end == pointer.count,
+                  let items = children(cursor, certificate), items.count == 3,
+                  items[0].tag == 0x30, isAlgorithmIdentifier(cursor, items[1]), isBitString(cursor, items[2]),
+                  let tbs = children(cursor, items[0]), tbs.count >= 6
+            else { return false }
+            var index = 0
+            var version = 0
+            if tbs[0].tag == 0xA0 {
+                guard let explicit = children(cursor, tbs[0]), explicit.count == 1, explicit[0].tag == 0x02,
+                      explicit[0].end - explicit[0].contentStart == 1, pointer[explicit[0].contentStart] <= 2
+                else { return false }
+                version = Int(pointer[explicit[0].contentStart])
+                index = 1
+            }
+            guard tbs.count >= index + 6,
+                  tbs[index].tag == 0x02, isMinimalInteger(pointer[tbs[index].contentStart..<tbs[index].end]),
+                  isAlgorithmIdentifier(cursor, tbs[index + 1]),
+                  cursor.equals(tbs[index + 1].whole, Array(pointer[items[1].whole])),
+                  isName(cursor, tbs[index + 2]),
+                  tbs[index + 3].tag == 0x30, let validity = children(cursor, tbs[index + 3]), validity.count == 2,
+                  isTime(cursor, validity[0]), isTime(cursor, validity[1]),
+                  isName(cursor, tbs[index + 4]),
+                  tbs[index + 5].tag == 0x30, let key = children(cursor, tbs[index + 5]), key.count == 2,
+                  isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1])
+            else { return false }
+            index += 6
+            if index < tbs.count, tbs[index].tag == 0x81 {
+                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
+                index += 1
+            }
+            if index < tbs.count, tbs[index].tag == 0x82 {
+                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
+                index += 1
+            }
+            if index < tbs.count, tbs[index].tag == 0xA3 {
+                guard version == 2, isExtensions(cursor, tbs[index]) else { return false }
+                index += 1
+            }
+            return index == tbs.count
+        }
+    }
+
+    /// Whether `der` is exactly one strict-DER Name with well-formed attribute values.
+    package static func isName(_ der: [UInt8]) -> Bool {
+        der.withUnsafeBufferPointer { pointer in
+            let cursor = DERCursor(pointer)
+            guard let name = cursor.element(at: 0, within: pointer.count), name.end == pointer.count else { return false }
+            return isName(cursor, name)
+        }
+    }
+
+    /// The issuer Name and serial number INTEGER TLVs of a certificate accepted by ``isCertificate(_:)``.
+    package static func issuerAndSerial(_ der: [UInt8]) -> (issuer: [UInt8], serial: [UInt8])? {
+        der.withUnsafeBufferPointer { pointer -> (issuer: [UInt8], serial: [UInt8])? in
+            let cursor = DERCursor(pointer)
+            guard let certificate = cursor.element(at: 0, within: pointer.count),
+                  let items = children(cursor, certificate), let tbsElement = items.first,
+                  let tbs = children(cursor, tbsElement), let first = tbs.first
+            else { return nil }
+            let index = first.tag == 0xA0 ? 1 : 0
+            guard tbs.count > index + 2 else { return nil }
+            return (Array(pointer[tbs[index + 2].whole]), Array(pointer[tbs[index].whole]))
+        }
+    }
+
+    /// Whether the content octets of a universal primitive are a valid encoding of its type:
+    /// BOOLEAN one octet, INTEGER and ENUMERATED minimal, BIT STRING well-formed, NULL empty,
+    /// OBJECT IDENTIFIER decodable. Other types are not checked.
+    package static func isWellFormedPrimitive<Octets: Collection<UInt8>>(tag: UInt32, _ content: Octets) -> Bool {
+        switch tag {
+        case 1: return content.count == 1
+        case 2, 10: return isMinimalInteger(content)
+        case 3:
+            guard let unused = content.first else { return false }
+            return unused <= 7 && (content.count > 1 || unused == 0)
+        case 5: return content.isEmpty
+        case 6: return decodeObjectIdentifier(ArraySlice(content)) != nil
+        default: return true
+        }
+    }
+
+    /// Whether INTEGER content octets are non-empty and minimal.
+    package static func isMinimalInteger<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
+        guard let first = content.first else { return false }
+        let secondIndex = content.index(after: content.startIndex)
+        guard secondIndex != content.endIndex else { return true }
+        let second = content[secondIndex]
+        return !(first == 0x00 && second & 0x80 == 0) && !(first == 0xFF && second & 0x80 != 0)
+    }
+
+    // MARK: Internals
+
+    private static let maximumChildren = 4096
+    private static let maximumDepth = 16
+
+    private static func children(_ cursor: DERCursor, _ parent: DERCursor.Element) -> [DERCursor.Element]? {
+        guard parent.tag & 0x20 != 0 else { return nil }
+        var result: [DERCursor.Element] = []
+        var position = parent.contentStart
+        while position < parent.end {
+            guard result.count < maximumChildren, let child = cursor.element(at: position, within: parent.end) else { return nil }
+            result.append(child)
+            position = child.end
+        }
+        return result
+    }
+
+    private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        element.tag == 0x06 && decodeObjectIdentifier(ArraySlice(cursor.bytes[element.contentStart..<element.end])) != nil
+    }
+
+    /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
+    private static func isAlgorithmIdentifier(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let items = children(cursor, element), (1...2).contains(items.count),
+              isOID(cursor, items[0])
+        else { return false }
+        return items.count == 1 || isWellFormed(cursor, items[1], depth: 0)
+    }
+
+    /// Whether a constructed element's content tiles into strict DER elements, recursively (bounded).
+    private static func isWellFormed(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int) -> Bool {
+        guard element.tag & 0x20 != 0 else {
+            guard element.tag & 0xC0 == 0 else { return true }
+            return isWellFormedPrimitive(tag: UInt32(element.tag & 0x1F), cursor.bytes[element.contentStart..<element.end])
+        }
+        // Universal types in constructed form: in DER only SEQUENCE and SET.
+        guard element.tag & 0xC0 != 0 || element.tag == 0x30 || element.tag == 0x31 else { return false }
+        guard depth < maximumDepth, let items = children(cursor, element) else { return false }
+        return items.allSatisfy { isWellFormed(cursor, $0, depth: depth + 1) }
+    }
+
+    private static func isBitString(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        element.tag == 0x03 && isBitStringContent(cursor.bytes[element.contentStart..<element.end])
+    }
+
+    /// BIT STRING content: an unused-bits octet 0…7 (0 when empty), the unused bits zero.
+    private static func isBitStringContent(_ content: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let unused = content.first, unused <= 7 else { return false }
+        if content.count == 1 { return unused == 0 }
+        guard let last = content.last else { return false }
+        return last & ((1 << unused) - 1) == 0
+    }
+
+    /// Name ::= SEQUENCE OF RelativeDistinguishedName (SET SIZE (1..MAX) OF
+    /// SEQUENCE { OBJECT IDENTIFIER, value }), values of a directory string type (or a SEQUENCE).
+    private static func isName(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let names = children(cursor, element) else { return false }
+        for relative in names {
+            guard relative.tag == 0x31, let attributes = children(cursor, relative), !attributes.isEmpty else { return false }
+            for attribute in attributes {
+                guard attribute.tag == 0x30, let pair = children(cursor, attribute), pair.count == 2,
+                      isOID(cursor, pair[0]), isDirectoryValue(cursor, pair[1])
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The directory string types both libraries decode in a Name (a subset of OpenSSL's
+    /// `ASN1_PRINTABLE` set), with the encodings OpenSSL converts (UTF-8, UCS-2, UCS-4) valid.
+    private static func isDirectoryValue(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        let content = cursor.bytes[element.contentStart..<element.end]
+        switch element.tag {
+        case 0x12, 0x13, 0x14, 0x16:
+            return true
+        case 0x0C:
+            return isUTF8(content)
+        case 0x1E:
+            return content.count % 2 == 0 && isScalars(content, width: 2)
+        case 0x1C:
+            return content.count % 4 == 0 && isScalars(content, width: 4)
+        default:
+            return false
+        }
+    }
+
+    private static func isUTF8(_ content: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var iterator = content.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// Big-endian code units of `width` octets, each a Unicode scalar (no surrogates, at most U+10FFFF).
+    private static func isScalars(_ content: Slice<UnsafeBufferPointer<UInt8>>, width: Int) -> Bool {
+        var index = content.startIndex
+        while index < content.endIndex {
+            var value: UInt32 = 0
+            for offset in 0..<width { value = (value << 8) | UInt32(content[index + offset]) }
+            guard value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return false }
+            index += width
+        }
+        return true
+    }
+
+    /// UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, fields in range.
+    private static func isTime(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        let content = Array(cursor.bytes[element.contentStart..<element.end])
+        let digits: Int
+        switch (element.tag, content.count) {
+        case (0x17, 13): digits = 12
+        case (0x18, 15): digits = 14
+        default: return false
+        }
+        guard content[digits] == UInt8(ascii: "Z"),
+              content[..<digits].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        func number(_ at: Int) -> Int { Int(content[at] - 48) * 10 + Int(content[at + 1] - 48) }
+        let base = digits - 10  // month offset
+        let month = number(base), day = number(base + 2), hour = number(base + 4)
+        let minute = number(base + 6), second = number(base + 8)
+        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second < 60
+    }
+
+    /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,
+    /// critical BOOLEAN (DER TRUE only) OPTIONAL, extnValue OCTET STRING }, no OID twice.
+    private static func isExtensions(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard let explicit = children(cursor, element), explicit.count == 1, explicit[0].tag == 0x30,
+              let extensions = children(cursor, explicit[0]), !extensions.isEmpty
+        else { return false }
+        var seen: [ArraySlice<UInt8>] = []
+        for item in extensions {
+            guard item.tag == 0x30, let parts = children(cursor, item), (2...3).contains(parts.count),
+                  isOID(cursor, parts[0]), parts[parts.count - 1].tag == 0x04
+            else { return false }
+            if parts.count == 3 {
+                guard parts[1].tag == 0x01, parts[1].end - parts[1].contentStart == 1,
+                      cursor.bytes[parts[1].contentStart] == 0xFF
+                else { return false }
+            }
+            let oid = ArraySlice(cursor.bytes[parts[0].contentStart..<parts[0].end])
+            guard !seen.contains(oid) else { return false }
+            seen.append(oid)
+            // GnuTLS decodes the alternative names when it imports a certificate; OpenSSL only
+            // when asked. Both must see well-formed GeneralNames or neither decodes the certificate.
+            if oid.elementsEqual(subjectAltNameOID) || oid.elementsEqual(issuerAltNameOID) {
+                let value = parts[parts.count - 1]
+                guard let names = cursor.element(at: value.contentStart, within: value.end), names.end == value.end,
+                      isGeneralNames(cursor, names)
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    private static let subjectAltNameOID: [UInt8] = [0x55, 0x1D, 0x11]
+    private static let issuerAltNameOID: [UInt8] = [0x55, 0x1D, 0x12]
+
+    /// GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName (context tags [0]–[8], constructed
+    /// exactly for otherName, x400Address, directoryName and ediPartyName).
+    private static func isGeneralNames(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let names = children(cursor, element), !names.isEmpty else { return false }
+        for name in names {
+            guard name.tag & 0xC0 == 0x80 else { return false }
+            let number = name.tag & 0x1F
+            let constructed = name.tag & 0x20 != 0
+            switch number {
+            case 0:
+                guard constructed, let parts = children(cursor, name), parts.count == 2, isOID(cursor, parts[0]),
+                      parts[1].tag == 0xA0, isWellFormed(cursor, parts[1], depth: 0)
+                else { return false }
+            case 3, 5:
+                guard constructed, isWellFormed(cursor, name, depth: 0) else { return false }
+            case 4:
+                guard constructed, let inner = children(cursor, name), inner.count == 1, isName(cursor, inner[0]) else {
+                    return false
+                }
+            case 1, 2, 6:
+                guard !constructed else { return false }
+            case 7:
+                guard !constructed, [4, 8, 16, 32].contains(name.end - name.contentStart) else { return false }
+            case 8:
+                guard !constructed, decodeObjectIdentifier(ArraySlice(cursor.bytes[name.contentStart..<name.end])) != nil else {
+                    return false
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
