@@ -29,39 +29,35 @@ enum MemoryProbe {
 
     /// In the parent: runs the child and reads its answer.
     static func measure(backend: String, fixtureIndex: Int, mode: String, file: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         var childArguments = ["--memory", backend, String(fixtureIndex), mode]
         if let fixtures = argumentValue("--fixtures") { childArguments = ["--fixtures", fixtures] + childArguments }
-        process.arguments = childArguments + [file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, fields.count == 2 else {
-            throw BenchError("memory probe failed for \(backend) fixture \(fixtureIndex)")
-        }
-        return Result(before: fields[0], peak: fields[1])
+        return try run(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL, childArguments + [file],
+            what: "memory probe for \(backend) fixture \(fixtureIndex)")
     }
 
     /// Runs the standalone `receipt-memory` executable (a process holding nothing but the
     /// validator) on one file: `before` is its resident memory when it starts (cold) or before the
     /// second validation (warm), `peak` its whole-process peak.
     static func standalone(probe: String, backend: String, fixture: Fixture, mode: String, anchorFile: String) throws -> Result {
+        try run(
+            URL(fileURLWithPath: probe), [backend, fixture.file.path, anchorFile, mode],
+            what: "receipt-memory for \(backend) \(fixture.name)")
+    }
+
+    /// Runs `executable` and reads the two numbers it prints (`before peak`, KiB).
+    private static func run(_ executable: URL, _ arguments: [String], what: String) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: probe)
-        process.arguments = [backend, fixture.file.path, anchorFile, mode]
+        process.executableURL = executable
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, fields.count == 2 else {
-            throw BenchError("receipt-memory failed for \(backend) \(fixture.name): \(String(decoding: data, as: UTF8.self))")
-        }
+        let output = String(decoding: data, as: UTF8.self)
+        let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard process.terminationStatus == 0, fields.count == 2 else { throw BenchError("\(what) failed: \(output)") }
         return Result(before: fields[0], peak: fields[1])
     }
 }
