@@ -166,8 +166,10 @@ struct Benchmark {
         for entry in entries {
             let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024
             var extra = ""
-            if entry.fixture.name.contains("iap5000"), let one = peak(entry.backend, "iap1 sha256", entry.mode) {
-                extra = "\(entry.result.peak - one) KiB"
+            if entry.mode == "warm" {
+                extra = "\(entry.result.added) KiB (above RSS before)"
+            } else if entry.fixture.name.contains("iap5000"), let one = peak(entry.backend, "iap1 sha256", "cold") {
+                extra = "\(entry.result.peak - one) KiB (above 1-purchase peak)"
             }
             table.append([
                 entry.backend, entry.fixture.name, bytes(entry.fixture.der.count), entry.mode,
@@ -175,16 +177,19 @@ struct Benchmark {
             ])
         }
         out += format(
-            header: ["backend", "fixture", "size", "cache", "RSS at start", "peak (VmHWM)", "peak − 1-purchase peak", "4×size+10MB"],
+            header: ["backend", "fixture", "size", "cache", "RSS at start / before", "peak (VmHWM)", "receipt's own", "4×size+10MB"],
             rows: table)
         out += "\nMemory targets (whole process):\n"
         for backend in Set(entries.map(\.backend)).sorted() {
             for entry in entries where entry.backend == backend && entry.fixture.name.contains("iap5000") {
                 let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024
                 out += line(entry.result.peak <= limit, "\(backend): 5000 purchases, \(entry.mode) cache, whole-process peak ≤ 4×size+10MB (\(limit) KiB)", "\(entry.result.peak) KiB")
-                if let one = peak(backend, "iap1 sha256", entry.mode) {
-                    let own = 4 * entry.fixture.der.count / 1024
-                    out += line(entry.result.peak - one <= own, "\(backend): 5000 purchases, \(entry.mode) cache, peak above the same process's 1-purchase peak ≤ 4×size (\(own) KiB)", "\(entry.result.peak - one) KiB")
+                let own = 4 * entry.fixture.der.count / 1024
+                if entry.mode == "cold", let one = peak(backend, "iap1 sha256", "cold") {
+                    out += line(entry.result.peak - one <= own, "\(backend): 5000 purchases, cold, peak above the same process's 1-purchase peak ≤ 4×size (\(own) KiB)", "\(entry.result.peak - one) KiB")
+                }
+                if entry.mode == "warm" {
+                    out += line(entry.result.added <= own, "\(backend): 5000 purchases, warm, peak above the RSS before that validation ≤ 4×size (\(own) KiB)", "\(entry.result.added) KiB")
                 }
             }
         }
