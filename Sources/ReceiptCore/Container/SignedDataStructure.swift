@@ -15,8 +15,9 @@
 ///    not a strict-DER X.509 certificate (``CertificateStructure``) or that the backend's library
 ///    cannot decode (the `decodeCertificate` closure), whether or not it is on the chain.
 /// 4. `invalid_signature`: the signer's digestAlgorithm is not SHA-1 or SHA-256 (parameters absent
-///    or NULL), is not listed in `digestAlgorithms`, or the signatureAlgorithm is neither
-///    rsaEncryption nor the RSA algorithm with that digest.
+///    or NULL), is not listed in `digestAlgorithms`, the signatureAlgorithm is neither
+///    rsaEncryption nor the RSA algorithm with that digest, or signed attributes do not hold
+///    exactly one messageDigest (one OCTET STRING) and at most one contentType (id-data).
 /// 5. `untrusted_chain`: no embedded certificate has exactly (byte for byte) the signer's issuer
 ///    name and serial number.
 ///
@@ -316,7 +317,45 @@ package struct SignedDataStructure: Sendable {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature algorithm \(signatureOID) is not RSA with the signer's digest \(digest).")
         }
+        if let attributes = parsed.signedAttributes {
+            try checkSignedAttributes(attributes, reader)
+        }
         return digest
+    }
+
+    private static let messageDigestOID = "1.2.840.113549.1.9.4"
+    private static let contentTypeOID = "1.2.840.113549.1.9.3"
+
+    /// RFC 5652 §5.3/§11: exactly one messageDigest attribute holding one OCTET STRING, and at most
+    /// one contentType attribute, whose one value is id-data (the eContentType). OpenSSL's PKCS #7
+    /// verification does not compare the contentType attribute; GnuTLS does.
+    private static func checkSignedAttributes(_ attributes: BERNode, _ reader: BERReader) throws(ReceiptValidationError) {
+        var digests = 0
+        var contentTypes = 0
+        for attribute in attributes.children where attribute.children.count == 2 {
+            let values = attribute.children[1].children
+            switch oid(attribute.children[0], reader) {
+            case messageDigestOID:
+                digests += 1
+                guard values.count == 1, values[0].isUniversal(4), !values[0].isConstructed else {
+                    throw ReceiptValidationError(
+                        .invalidSignature, "The messageDigest attribute does not hold exactly one OCTET STRING.")
+                }
+            case contentTypeOID:
+                contentTypes += 1
+                guard values.count == 1, oid(values[0], reader) == PKCS7Container.dataOID else {
+                    throw ReceiptValidationError(
+                        .invalidSignature, "The contentType attribute does not match the encapsulated content type (id-data).")
+                }
+            default:
+                continue
+            }
+        }
+        guard digests == 1, contentTypes <= 1 else {
+            throw ReceiptValidationError(
+                .invalidSignature,
+                "The signed attributes hold \(digests) messageDigest and \(contentTypes) contentType attributes; exactly one and at most one are allowed.")
+        }
     }
 
     // MARK: Phase 5: the signer's certificate (untrusted_chain)
