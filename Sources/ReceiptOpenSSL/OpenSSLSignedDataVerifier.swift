@@ -32,10 +32,24 @@ enum OpenSSLSignedDataVerifier {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with OpenSSL's own decoding of each embedded certificate.
-        _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
-            try checkDecodes(certificate, index: index)
+        //
+        //    That decoding is deferred, not skipped: d2i_PKCS7 below decodes every embedded
+        //    certificate with the same X509 template, so when it succeeds each one decodes, and
+        //    decoding them twice would double the most expensive step of a verification. Whenever
+        //    the shared checks or d2i_PKCS7 fail, the certificates the shared checks handed over
+        //    are decoded one by one, in order, first: exactly the outcome of decoding each as it
+        //    was handed over.
+        var handedOver: [([UInt8], Int)] = []
+        let pkcs7: UnsafeMutablePointer<PKCS7>
+        do throws(ReceiptValidationError) {
+            _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+                handedOver.append((certificate, index))
+            }
+            pkcs7 = try decode(bytes)
+        } catch {
+            for (certificate, index) in handedOver { try checkDecodes(certificate, index: index) }
+            throw error
         }
-        let pkcs7 = try decode(bytes)
         defer { PKCS7_free(pkcs7) }
 
         let signedData = try signedParts(of: pkcs7)

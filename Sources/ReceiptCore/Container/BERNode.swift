@@ -231,6 +231,7 @@ struct BERReader {
 
 /// Decodes the content octets of an OBJECT IDENTIFIER into dotted form, or nil when malformed.
 func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
+    if let known = KnownObjectIdentifier.dotted(content) { return known }
     guard !content.isEmpty, content.count <= 128 else { return nil }
     var components: [UInt64] = []
     var value: UInt64 = 0
@@ -249,4 +250,44 @@ func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
     guard octets == 0, let first = components.first else { return nil }
     let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
     return (head + components.dropFirst()).map(String.init).joined(separator: ".")
+}
+
+/// Whether OBJECT IDENTIFIER content octets are well formed: exactly when
+/// ``decodeObjectIdentifier(_:)`` gives a value, without building the dotted string.
+func isValidObjectIdentifier<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
+    guard !content.isEmpty, content.count <= 128 else { return false }
+    var octets = 0
+    for byte in content {
+        if octets == 0, byte == 0x80 { return false }
+        octets += 1
+        guard octets <= 9 else { return false }
+        if byte & 0x80 == 0 { octets = 0 }
+    }
+    return octets == 0
+}
+
+/// The object identifiers a receipt's signedData always carries, with their dotted form, so that
+/// reading them does not build the string anew each time.
+enum KnownObjectIdentifier {
+    /// Content octets and dotted form (the tests check each pair against the general decoder).
+    static let table: [([UInt8], String)] = [
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02], "1.2.840.113549.1.7.2"),  // signedData
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01], "1.2.840.113549.1.7.1"),  // data
+        ([0x2B, 0x0E, 0x03, 0x02, 0x1A], "1.3.14.3.2.26"),  // sha1
+        ([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01], "2.16.840.1.101.3.4.2.1"),  // sha256
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01], "1.2.840.113549.1.1.1"),  // rsaEncryption
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x05], "1.2.840.113549.1.1.5"),  // sha1WithRSAEncryption
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B], "1.2.840.113549.1.1.11"),  // sha256WithRSAEncryption
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x03], "1.2.840.113549.1.9.3"),  // contentType
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x04], "1.2.840.113549.1.9.4"),  // messageDigest
+        ([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x05], "1.2.840.113549.1.9.5"),  // signingTime
+    ]
+
+    /// The dotted form of `content` when it is one of ``table``.
+    static func dotted(_ content: ArraySlice<UInt8>) -> String? {
+        for (octets, dotted) in table where octets.count == content.count && octets.elementsEqual(content) {
+            return dotted
+        }
+        return nil
+    }
 }

@@ -516,7 +516,7 @@ package enum CertificateStructure {
             guard let unused = content.first else { return false }
             return unused <= 7 && (content.count > 1 || unused == 0)
         case 5: return content.isEmpty
-        case 6: return decodeObjectIdentifier(ArraySlice(content)) != nil
+        case 6: return isValidObjectIdentifier(content)
         default: return true
         }
     }
@@ -548,7 +548,7 @@ package enum CertificateStructure {
     }
 
     private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        element.tag == 0x06 && decodeObjectIdentifier(ArraySlice(cursor.bytes[element.contentStart..<element.end])) != nil
+        element.tag == 0x06 && isValidObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
     }
 
     /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
@@ -717,7 +717,7 @@ package enum CertificateStructure {
             case 7:
                 guard !constructed, [4, 8, 16, 32].contains(name.end - name.contentStart) else { return false }
             case 8:
-                guard !constructed, decodeObjectIdentifier(ArraySlice(cursor.bytes[name.contentStart..<name.end])) != nil else {
+                guard !constructed, isValidObjectIdentifier(cursor.bytes[name.contentStart..<name.end]) else {
                     return false
                 }
             default:
