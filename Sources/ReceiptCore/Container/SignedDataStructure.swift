@@ -507,9 +507,10 @@ package enum CertificateStructure {
 
     /// Whether the content octets of a universal primitive are a valid encoding of its type:
     /// BOOLEAN one octet, INTEGER and ENUMERATED minimal, BIT STRING well-formed, NULL empty,
-    /// OBJECT IDENTIFIER decodable. Other types are not checked.
+    /// OBJECT IDENTIFIER decodable; tag 0 (end-of-contents) is refused. Other types are not checked.
     package static func isWellFormedPrimitive<Octets: Collection<UInt8>>(tag: UInt32, _ content: Octets) -> Bool {
         switch tag {
+        case 0: return false  // end-of-contents is no value
         case 1: return content.count == 1
         case 2, 10: return isMinimalInteger(content)
         case 3:

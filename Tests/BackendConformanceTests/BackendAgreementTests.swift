@@ -1,0 +1,155 @@
+import Foundation
+import ReceiptConformance
+import ReceiptCore
+import ReceiptKit
+import Testing
+
+/// The backend-agnostic structure checks (``SignedDataStructure``) that make OpenSSL and GnuTLS
+/// classify damaged signedData the same way, and the agreement itself on single-byte mutants.
+@Suite struct BackendAgreementTests {
+    /// `Fixtures/backend-disagreements`: fuzz-found inputs the backends once classified differently.
+    static let agreementDirectory = "backend-disagreements"
+
+    static let agreementCases: [ConformanceCase] =
+        ((try? ConformanceManifest(contentsOf: BackendFixtures.directory.appendingPathComponent("manifest.json")))?.cases ?? [])
+        .filter { $0.category == "backend-agreement" }
+
+    /// Every receipt that verifies today: real (Apple and Xcode) and generated valid ones.
+    static let validReceiptPaths: [String] = {
+        let real = BackendFixtures.realReceipts.map(\.receiptPath)
+        let generated = ((try? FileManager.default.contentsOfDirectory(
+            atPath: BackendFixtures.directory.appendingPathComponent("generated/receipts").path)) ?? [])
+            .filter { $0.hasSuffix(".receipt") }.sorted().map { "generated/receipts/\($0)" }
+        return real + generated
+    }()
+
+    @Test func everyAgreementFixtureIsInTheManifest() throws {
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: BackendFixtures.directory.appendingPathComponent(Self.agreementDirectory).path)
+            .filter { $0.hasSuffix(".der") }
+        #expect(files.count >= 18)
+        let referenced = Set(Self.agreementCases.map(\.file))
+        for file in files {
+            #expect(referenced.contains("\(Self.agreementDirectory)/\(file)"), "\(file) is in no manifest case")
+        }
+    }
+
+    @Test(arguments: validReceiptPaths)
+    func everyVerifiableReceiptPassesTheSharedChecks(_ path: String) throws {
+        let bytes = try BackendFixtures.bytes(path)
+        var decoded: [Int] = []
+        let structure = try SignedDataStructure(checking: bytes) { (_, index) throws(ReceiptValidationError) in
+            decoded.append(index)
+        }
+        let container = try PKCS7Container(bytes: bytes)
+        #expect(structure.certificates.count == container.certificates.count)
+        #expect(decoded == Array(container.certificates.indices))
+        #expect(structure.digestAlgorithm == container.digestAlgorithm)
+        #expect(structure.hasSignedAttributes == container.hasSignedAttributes)
+        #expect(structure.certificates.contains(structure.signerCertificate))
+        for range in structure.certificates {
+            #expect(CertificateStructure.isCertificate(Array(bytes[range])), "\(path): certificate at \(range)")
+        }
+    }
+
+    /// The codes of the agreement fixtures come from the shared checks, before any library decodes
+    /// anything: the certificate decoder passed here accepts everything.
+    @Test(arguments: agreementCases)
+    func sharedChecksAloneGiveTheAgreedCode(_ testCase: ConformanceCase) throws {
+        let bytes = try BackendFixtures.bytes(testCase.file)
+        let expected = try #require(testCase.expect.error)
+        #expect(throws: ReceiptValidationError.self) {
+            _ = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        }
+        do {
+            _ = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        } catch {
+            #expect(error.code.rawValue == expected, "\(testCase.name): \(error.message)")
+        }
+    }
+
+    @Test func aLibraryDecodingFailureIsInvalidCertificate() throws {
+        let bytes = try BackendFixtures.bytes("generated/receipts/valid-sha256-noattr.receipt")
+        #expect {
+            _ = try SignedDataStructure(checking: bytes) { (_, index) throws(ReceiptValidationError) in
+                if index == 1 { throw ReceiptValidationError(.invalidCertificate, "refused by the library") }
+            }
+        } throws: { error in
+            (error as? ReceiptValidationError)?.code == .invalidCertificate
+        }
+    }
+
+    @Test func certificateStructureRefusesWhatEitherLibraryWouldRefuse() throws {
+        let leaf = try BackendFixtures.bytes("generated/pki/leaf.cer")
+        #expect(CertificateStructure.isCertificate(leaf))
+        #expect(!CertificateStructure.isCertificate(leaf + [0]), "trailing byte")
+        // The issuer's organizationName (OID 2.5.4.10, UTF8String) with an invalid UTF-8 byte.
+        let organization = try #require(Self.firstIndex(of: [0x06, 0x03, 0x55, 0x04, 0x0A, 0x0C], in: leaf))
+        var broken = leaf
+        broken[organization + 7] = 0xFF
+        #expect(!CertificateStructure.isCertificate(broken), "invalid UTF-8 in a name")
+        // The same value as a UTCTime (a type OpenSSL does not decode in a name).
+        var retyped = leaf
+        retyped[organization + 5] = 0x17
+        #expect(!CertificateStructure.isCertificate(retyped), "UTCTime in a name")
+        // notBefore (the first UTCTime of 13 octets) with a letter in it.
+        let time = try #require(Self.firstIndex(of: [0x17, 0x0D], in: leaf))
+        var badTime = leaf
+        badTime[time + 4] = UInt8(ascii: "x")
+        #expect(!CertificateStructure.isCertificate(badTime), "malformed validity time")
+        // The key's NULL parameters re-tagged as end-of-contents (OpenSSL refuses, GnuTLS accepted).
+        let rsa = try #require(Self.firstIndex(of: [0x01, 0x01, 0x01, 0x05, 0x00], in: leaf))
+        var endOfContents = leaf
+        endOfContents[rsa + 3] = 0x00
+        #expect(!CertificateStructure.isCertificate(endOfContents), "end-of-contents as parameters")
+        #expect(CertificateStructure.isMinimalInteger([0x00, 0x80] as [UInt8]))
+        #expect(!CertificateStructure.isMinimalInteger([0x00, 0x7F] as [UInt8]))
+        #expect(!CertificateStructure.isMinimalInteger([] as [UInt8]))
+    }
+
+    /// Single-byte mutants (every 13th byte outside the content, three different values) of a
+    /// DER, a BER and a real receipt: every compiled-in backend gives the same outcome.
+    @Test(arguments: [
+        "generated/receipts/valid-sha256-attrs.receipt",
+        "generated/receipts/valid-sha256-noattr-ber.receipt",
+        "real/receipts/kvitto-xcode-2020-1iap.receipt",
+    ])
+    func backendsAgreeOnSingleByteMutants(_ path: String) throws {
+        let bytes = try BackendFixtures.bytes(path)
+        let container = try PKCS7Container(bytes: bytes)
+        let validators = try BackendFixtures.backends.map { try ConcurrentValidationTests.validator($0.backend) }
+        guard validators.count > 1 else { return }
+        // Content bytes are skipped (they only ever break the signature): find the content by value.
+        let contentStart = try #require(Self.firstIndex(of: container.content.prefix(64), in: bytes))
+        let contentEnd = contentStart + container.content.count
+        var mutants = 0
+        var offset = 0
+        while offset < bytes.count {
+            defer { offset += 13 }
+            if offset >= contentStart && offset < contentEnd { continue }
+            for value: UInt8 in [bytes[offset] ^ 0x01, bytes[offset] ^ 0x20, 0x00] where value != bytes[offset] {
+                var mutant = bytes
+                mutant[offset] = value
+                mutants += 1
+                let outcomes = validators.map { validator -> String in
+                    let report = validator.report(for: mutant)
+                    return report.isValid ? "valid" : report.error?.code.rawValue ?? "?"
+                }
+                #expect(Set(outcomes).count == 1, "\(path) byte \(offset) → \(value): \(outcomes)")
+            }
+        }
+        #expect(mutants > 100)
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        firstIndex(of: needle[...], in: haystack)
+    }
+
+    private static func firstIndex(of needle: ArraySlice<UInt8>, in haystack: [UInt8]) -> Int? {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+}
