@@ -99,7 +99,7 @@ public final class GnuTLSBackend: CryptoBackend {
 
         // 2. Chain to the caller's anchors (time checks disabled).
         let leaf = try signerCertificate(for: info, among: embedded)
-        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
+        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store, at: time)
 
         guard let verifiedLeaf = chain.first else {
             throw ReceiptValidationError(.untrustedChain, "GnuTLS returned an empty chain for the signer.")
