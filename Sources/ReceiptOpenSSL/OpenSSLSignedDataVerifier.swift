@@ -32,7 +32,7 @@ enum OpenSSLSignedDataVerifier {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with OpenSSL's own decoding of each embedded certificate.
-        _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+        let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
             try checkDecodes(certificate, index: index)
         }
         let pkcs7 = try decode(bytes)
@@ -51,6 +51,12 @@ enum OpenSSLSignedDataVerifier {
             throw ReceiptValidationError(
                 .untrustedChain, "The signer's certificate could not be identified.",
                 libraryMessage: OpenSSLErrorQueue.message())
+        }
+        // OpenSSL compares names canonically; the shared check chose the byte-exact match (as
+        // GnuTLS does) and made sure no other certificate matches loosely. Both must be the same.
+        guard try OpenSSLCertificates.derBytes(of: leaf).elementsEqual(bytes[structure.signerCertificate]) else {
+            throw ReceiptValidationError(
+                .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
 
         // 1. The chain at the caller's time; this is the chain returned. Only when that fails on a
