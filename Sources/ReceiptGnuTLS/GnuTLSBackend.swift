@@ -11,6 +11,8 @@ import ReceiptCore
 ///
 /// GnuTLS's own PKCS #7 verification cannot check validity at a chosen time without changing
 /// process-wide state, so this backend verifies in steps, each with per-call flags only:
+/// ReceiptCore's shared `SignedDataStructure` checks the structure first (with GnuTLS decoding
+/// each embedded certificate), so that every backend classifies damaged input alike;
 /// it finds the signer among the embedded certificates, builds the chain to one of the caller's
 /// anchors and verifies it with `gnutls_x509_trust_list_verify_crt2` (time checks disabled, SHA-1
 /// allowed for that call), checks every chain certificate's validity period at the caller's time
@@ -99,7 +101,7 @@ public final class GnuTLSBackend: CryptoBackend {
 
         // 2. Chain to the caller's anchors (time checks disabled).
         let leaf = try signerCertificate(for: info, among: embedded)
-        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
+        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store, at: time)
 
         guard let verifiedLeaf = chain.first else {
             throw ReceiptValidationError(.untrustedChain, "GnuTLS returned an empty chain for the signer.")

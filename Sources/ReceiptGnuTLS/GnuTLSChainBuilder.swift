@@ -1,4 +1,9 @@
 #if GnuTLS
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 internal import CReceiptGnuTLS
 import ReceiptCore
 
@@ -12,13 +17,17 @@ enum GnuTLSChainBuilder {
     static let maximumLength = 8
 
     /// The verified chain, leaf first, ending with the anchor object from `store`.
+    /// - Parameter time: the verification time, used only to choose between several issuers that
+    ///   carry the right name and signed the certificate (one valid at `time` is preferred, as
+    ///   OpenSSL's issuer lookup prefers one); validity itself is checked by the caller.
     /// - Throws: ``ReceiptValidationError/Code/untrustedChain``.
     static func verifiedChain(
         leaf: GnuTLSX509Certificate,
         embedded: [GnuTLSX509Certificate],
-        store: GnuTLSTrustStore
+        store: GnuTLSTrustStore,
+        at time: Date
     ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
-        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates)
+        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates, at: time)
         var handles: [OpaquePointer?] = chain.map(\.handle)
         var status: UInt32 = 0
         let result = gnutls_x509_trust_list_verify_crt2(
@@ -46,7 +55,8 @@ enum GnuTLSChainBuilder {
     private static func path(
         from leaf: GnuTLSX509Certificate,
         embedded: [GnuTLSX509Certificate],
-        anchors: [GnuTLSX509Certificate]
+        anchors: [GnuTLSX509Certificate],
+        at time: Date
     ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
         var chain: [GnuTLSX509Certificate] = []
         var current = leaf
@@ -91,12 +101,13 @@ enum GnuTLSChainBuilder {
                     continue
                 }
             }
-            // Prefer an issuer whose key really signed `current`; anchors before embedded ones.
-            if let anchor = namedAnchors.first(where: { current.isSigned(by: $0) }) {
+            // Prefer an issuer whose key really signed `current`; anchors before embedded ones;
+            // among several, one valid at `time`, else the one expiring last (OpenSSL's choice).
+            if let anchor = preferred(namedAnchors.filter { current.isSigned(by: $0) }, at: time) {
                 chain.append(anchor)
                 return chain
             }
-            if let next = namedUnused.first(where: { current.isSigned(by: $0) }) {
+            if let next = preferred(namedUnused.filter { current.isSigned(by: $0) }, at: time) {
                 current = next
                 continue
             }
@@ -116,6 +127,24 @@ enum GnuTLSChainBuilder {
                 libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_SIGNER_NOT_FOUND)
             )
         }
+    }
+
+    /// The first of `candidates` valid at `time`; otherwise the one with the latest notAfter
+    /// (the first of equals); `nil` when there is none.
+    static func preferred(_ candidates: [GnuTLSX509Certificate], at time: Date) -> GnuTLSX509Certificate? {
+        guard candidates.count > 1 else { return candidates.first }
+        let seconds = time.timeIntervalSince1970
+        if let current = candidates.first(where: { candidate in
+            guard let notBefore = candidate.activationTime, let notAfter = candidate.expirationTime else { return false }
+            return Double(notBefore) <= seconds && seconds <= Double(notAfter)
+        }) {
+            return current
+        }
+        var latest = candidates[0]
+        for candidate in candidates.dropFirst() where (candidate.expirationTime ?? Int.min) > (latest.expirationTime ?? Int.min) {
+            latest = candidate
+        }
+        return latest
     }
 }
 #endif

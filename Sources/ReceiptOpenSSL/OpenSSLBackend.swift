@@ -41,11 +41,15 @@ public final class OpenSSLBackend: CryptoBackend {
 
     /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore` at `time`.
     ///
-    /// The chain is built from the embedded certificates (as untrusted intermediates only) to the
-    /// store's anchors, first without time checks (to classify trust), then at `time`; the
-    /// signature (over the content, or over the signed attributes and their messageDigest) is
-    /// checked last. Extended key usage is not checked.
+    /// The structure is first checked by ReceiptCore's shared `SignedDataStructure` (with
+    /// `d2i_X509` decoding each embedded certificate), so that every backend classifies damaged
+    /// input alike. The chain is then built from the embedded certificates (as untrusted
+    /// intermediates only) to the store's anchors, at `time` (and without time checks when that
+    /// fails on a validity period, to classify trust); the signature (over the content, or over
+    /// the signed attributes and their messageDigest) is checked last. Extended key usage is not checked.
     /// - Throws: ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
+    ///   ``ReceiptValidationError/Code/invalidCertificate``, ``ReceiptValidationError/Code/invalidSignature``
+    ///   (the signer's algorithms and signed attributes),
     ///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/certificateExpired``,
     ///   ``ReceiptValidationError/Code/certificateNotYetValid``, ``ReceiptValidationError/Code/invalidSignature``,
     ///   in that order of precedence; ``ReceiptValidationError/Code/backendFailure`` for another

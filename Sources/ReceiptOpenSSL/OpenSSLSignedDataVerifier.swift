@@ -40,9 +40,10 @@ enum OpenSSLSignedDataVerifier {
         //    are decoded one by one, in order, first: exactly the outcome of decoding each as it
         //    was handed over.
         var handedOver: [([UInt8], Int)] = []
+        let structure: SignedDataStructure
         let pkcs7: UnsafeMutablePointer<PKCS7>
         do throws(ReceiptValidationError) {
-            _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+            structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
                 handedOver.append((certificate, index))
             }
             pkcs7 = try decode(bytes)
@@ -65,6 +66,12 @@ enum OpenSSLSignedDataVerifier {
             throw ReceiptValidationError(
                 .untrustedChain, "The signer's certificate could not be identified.",
                 libraryMessage: OpenSSLErrorQueue.message())
+        }
+        // OpenSSL compares names canonically; the shared check chose the byte-exact match (as
+        // GnuTLS does) and made sure no other certificate matches loosely. Both must be the same.
+        guard try OpenSSLCertificates.derBytes(of: leaf).elementsEqual(bytes[structure.signerCertificate]) else {
+            throw ReceiptValidationError(
+                .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
 
         // 1. The chain at the caller's time; this is the chain returned. Only when that fails on a

@@ -54,7 +54,13 @@ import Testing
 
     /// The codes of the agreement fixtures come from the shared checks, before any library decodes
     /// anything: the certificate decoder passed here accepts everything.
-    @Test(arguments: agreementCases)
+    /// The agreement cases whose code the shared checks decide (not the chain's validity times).
+    static let structureCases = agreementCases.filter { testCase in
+        guard let code = testCase.expect.error else { return false }
+        return !["certificate_expired", "certificate_not_yet_valid"].contains(code)
+    }
+
+    @Test(arguments: structureCases)
     func sharedChecksAloneGiveTheAgreedCode(_ testCase: ConformanceCase) throws {
         let bytes = try BackendFixtures.bytes(testCase.file)
         let expected = try #require(testCase.expect.error)
@@ -105,6 +111,22 @@ import Testing
         #expect(CertificateStructure.isMinimalInteger([0x00, 0x80] as [UInt8]))
         #expect(!CertificateStructure.isMinimalInteger([0x00, 0x7F] as [UInt8]))
         #expect(!CertificateStructure.isMinimalInteger([] as [UInt8]))
+    }
+
+    /// Two same-name intermediates with the same key, both signed by the root, one expired at the
+    /// receipt's creation date: every backend builds the chain through the time-valid one,
+    /// whichever comes first among the embedded certificates.
+    @Test(arguments: BackendFixtures.backends)
+    func theTimeValidTwinIntermediateIsChosen(_ backend: BackendCase) throws {
+        let validator = try ConcurrentValidationTests.validator(backend.backend)
+        let intermediate = try BackendFixtures.bytes("generated/pki/intermediate.cer")
+        for order in ["first", "last"] {
+            let bytes = try BackendFixtures.bytes("\(Self.agreementDirectory)/twin-intermediates-expired-\(order).generated.der")
+            let report = validator.report(for: bytes)
+            #expect(report.isValid, "expired twin \(order): \(report.error?.message ?? "")")
+            #expect(report.signerChain.count == 3)
+            #expect(report.signerChain.dropFirst().first?.derBytes == intermediate, "expired twin \(order): wrong issuer chosen")
+        }
     }
 
     /// Single-byte mutants (every 13th byte outside the content, three different values) of a

@@ -19,7 +19,8 @@
 ///    rsaEncryption nor the RSA algorithm with that digest, or signed attributes do not hold
 ///    exactly one messageDigest (one OCTET STRING) and at most one contentType (id-data).
 /// 5. `untrusted_chain`: no embedded certificate has exactly (byte for byte) the signer's issuer
-///    name and serial number.
+///    name and serial number, or another one also matches when names are compared loosely
+///    (``CertificateStructure/looseNameKey(_:)``, so OpenSSL's canonical lookup cannot pick another).
 ///
 /// The backend then decodes the structure with its library (a failure there is `not_pkcs7`),
 /// builds and verifies the chain (`untrusted_chain`), checks validity at the chosen time
@@ -366,15 +367,31 @@ package struct SignedDataStructure: Sendable {
         }
         let issuer = parsed.reader.encoding(of: issuerNode)
         let serial = parsed.reader.encoding(of: serialNode)
+        let looseIssuer = CertificateStructure.looseNameKey(issuer)
+        var exact: (range: Range<Int>, encoding: [UInt8])?
+        var others: [[UInt8]] = []
         for node in parsed.certificates {
             let encoding = parsed.reader.encoding(of: node)
-            if let identity = CertificateStructure.issuerAndSerial(encoding), identity.issuer == issuer, identity.serial == serial {
-                return node.offset..<node.end
+            guard let identity = CertificateStructure.issuerAndSerial(encoding), identity.serial == serial else { continue }
+            if identity.issuer == issuer, exact == nil {
+                exact = (node.offset..<node.end, encoding)
+            } else if identity.issuer == issuer || CertificateStructure.looseNameKey(identity.issuer) == looseIssuer {
+                others.append(encoding)
             }
         }
-        throw ReceiptValidationError(
-            .untrustedChain,
-            "No embedded certificate has exactly the signer's issuer name and serial number; the signer's certificate is missing.")
+        guard let exact else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "No embedded certificate has exactly the signer's issuer name and serial number; the signer's certificate is missing.")
+        }
+        // OpenSSL finds the signer by canonical name comparison (case and spacing ignored), GnuTLS
+        // by exact bytes: the signer identifier must not also name another certificate loosely.
+        guard others.allSatisfy({ $0 == exact.encoding }) else {
+            throw ReceiptValidationError(
+                .untrustedChain,
+                "The signer's issuer name and serial number identify more than one embedded certificate.")
+        }
+        return exact.range
     }
 
     // MARK: Helpers
@@ -502,6 +519,58 @@ package enum CertificateStructure {
             let index = first.tag == 0xA0 ? 1 : 0
             guard tbs.count > index + 2 else { return nil }
             return (Array(pointer[tbs[index + 2].whole]), Array(pointer[tbs[index].whole]))
+        }
+    }
+
+    /// A comparison key for a DER Name under which every two names OpenSSL's canonical comparison
+    /// finds equal are equal too (it is looser): per attribute, the OID and the value decoded to
+    /// Unicode (UTF8String, BMPString, UniversalString; other types octet by octet), ASCII
+    /// lower-cased, all whitespace removed. `nil` when `der` is not a Name.
+    package static func looseNameKey(_ der: [UInt8]) -> [[UInt8]]? {
+        der.withUnsafeBufferPointer { pointer -> [[UInt8]]? in
+            let cursor = DERCursor(pointer)
+            guard let name = cursor.element(at: 0, within: pointer.count), name.tag == 0x30,
+                  let relatives = children(cursor, name)
+            else { return nil }
+            var key: [[UInt8]] = []
+            for relative in relatives {
+                guard let attributes = children(cursor, relative) else { return nil }
+                key.append([])  // RDN boundary
+                for attribute in attributes {
+                    guard let pair = children(cursor, attribute), pair.count == 2 else { return nil }
+                    var item = Array(pointer[pair[0].contentStart..<pair[0].end])
+                    item.append(0)
+                    let value = pointer[pair[1].contentStart..<pair[1].end]
+                    for scalar in looseScalars(value, tag: pair[1].tag) {
+                        if scalar == 0x20 || (0x09...0x0D).contains(scalar) { continue }
+                        let lowered = (0x41...0x5A).contains(scalar) ? scalar + 0x20 : scalar
+                        guard let unicode = Unicode.Scalar(lowered) else { continue }
+                        item += Array(String(Character(unicode)).utf8)
+                    }
+                    key.append(item)
+                }
+            }
+            return key
+        }
+    }
+
+    private static func looseScalars(_ value: Slice<UnsafeBufferPointer<UInt8>>, tag: UInt8) -> [UInt32] {
+        switch tag {
+        case 0x0C:
+            return String(decoding: value, as: UTF8.self).unicodeScalars.map(\.value)
+        case 0x1E, 0x1C:
+            let width = tag == 0x1E ? 2 : 4
+            var scalars: [UInt32] = []
+            var index = value.startIndex
+            while value.endIndex - index >= width {
+                var scalar: UInt32 = 0
+                for offset in 0..<width { scalar = (scalar << 8) | UInt32(value[index + offset]) }
+                scalars.append(scalar)
+                index += width
+            }
+            return scalars
+        default:
+            return value.map { UInt32($0) }
         }
     }
 
