@@ -32,11 +32,15 @@ enum OpenSSLSignedDataVerifier {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with OpenSSL's own decoding of each embedded certificate.
+        //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
+        //    when it succeeds they all decode; only when it fails is each one decoded on its own,
+        //    to report an undecodable certificate as such (then the structure as not_pkcs7).
+        let decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
+        defer { if case .success(let pkcs7) = decoded { PKCS7_free(pkcs7) } }
         let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
-            try checkDecodes(certificate, index: index)
+            if case .failure = decoded { try checkDecodes(certificate, index: index) }
         }
-        let pkcs7 = try decode(bytes)
-        defer { PKCS7_free(pkcs7) }
+        let pkcs7 = try decoded.get()
 
         let signedData = try signedParts(of: pkcs7)
 
