@@ -32,26 +32,15 @@ enum OpenSSLSignedDataVerifier {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with OpenSSL's own decoding of each embedded certificate.
-        //
-        //    That decoding is deferred, not skipped: d2i_PKCS7 below decodes every embedded
-        //    certificate with the same X509 template, so when it succeeds each one decodes, and
-        //    decoding them twice would double the most expensive step of a verification. Whenever
-        //    the shared checks or d2i_PKCS7 fail, the certificates the shared checks handed over
-        //    are decoded one by one, in order, first: exactly the outcome of decoding each as it
-        //    was handed over.
-        var handedOver: [([UInt8], Int)] = []
-        let structure: SignedDataStructure
-        let pkcs7: UnsafeMutablePointer<PKCS7>
-        do throws(ReceiptValidationError) {
-            structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
-                handedOver.append((certificate, index))
-            }
-            pkcs7 = try decode(bytes)
-        } catch {
-            for (certificate, index) in handedOver { try checkDecodes(certificate, index: index) }
-            throw error
+        //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
+        //    when it succeeds they all decode; only when it fails is each one decoded on its own,
+        //    to report an undecodable certificate as such (then the structure as not_pkcs7).
+        let decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
+        defer { if case .success(let pkcs7) = decoded { PKCS7_free(pkcs7) } }
+        let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+            if case .failure = decoded { try checkDecodes(certificate, index: index) }
         }
-        defer { PKCS7_free(pkcs7) }
+        let pkcs7 = try decoded.get()
 
         let signedData = try signedParts(of: pkcs7)
 

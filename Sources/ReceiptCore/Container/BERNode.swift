@@ -252,20 +252,6 @@ func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
     return (head + components.dropFirst()).map(String.init).joined(separator: ".")
 }
 
-/// Whether OBJECT IDENTIFIER content octets are well formed: exactly when
-/// ``decodeObjectIdentifier(_:)`` gives a value, without building the dotted string.
-func isValidObjectIdentifier<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
-    guard !content.isEmpty, content.count <= 128 else { return false }
-    var octets = 0
-    for byte in content {
-        if octets == 0, byte == 0x80 { return false }
-        octets += 1
-        guard octets <= 9 else { return false }
-        if byte & 0x80 == 0 { octets = 0 }
-    }
-    return octets == 0
-}
-
 /// The object identifiers a receipt's signedData always carries, with their dotted form, so that
 /// reading them does not build the string anew each time.
 enum KnownObjectIdentifier {

@@ -22,7 +22,7 @@ extension SignedDataEnvelope {
             while position < algorithms.end {
                 guard let algorithm = cursor.element(at: position, within: algorithms.end), algorithm.tag == 0x30,
                       let oid = cursor.element(at: algorithm.contentStart, within: algorithm.end), oid.tag == 0x06,
-                      isValidObjectIdentifier(bytes[oid.contentStart..<oid.end])
+                      CertificateStructure.isObjectIdentifier(bytes[oid.contentStart..<oid.end])
                 else { return false }
                 position = algorithm.end
             }

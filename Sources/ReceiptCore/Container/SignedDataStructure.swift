@@ -234,7 +234,7 @@ package struct SignedDataStructure: Sendable {
         }
         for attribute in node.children {
             guard attribute.isUniversal(16), attribute.isConstructed, attribute.children.count == 2,
-                  oid(attribute.children[0], reader) != nil,
+                  isOID(attribute.children[0], reader),
                   attribute.children[1].isUniversal(17), attribute.children[1].isConstructed,
                   !attribute.children[1].children.isEmpty,
                   attribute.children[1].children.allSatisfy({ isWellFormedValue($0, reader) })
@@ -365,33 +365,35 @@ package struct SignedDataStructure: Sendable {
         guard let issuerNode = parsed.signerIssuer, let serialNode = parsed.signerSerial else {
             throw ReceiptValidationError(.untrustedChain, "The signer identifier could not be read.")
         }
-        let issuer = parsed.reader.encoding(of: issuerNode)
-        let serial = parsed.reader.encoding(of: serialNode)
-        let looseIssuer = CertificateStructure.looseNameKey(issuer)
-        var exact: (range: Range<Int>, encoding: [UInt8])?
-        var others: [[UInt8]] = []
-        for node in parsed.certificates {
-            let encoding = parsed.reader.encoding(of: node)
-            guard let identity = CertificateStructure.issuerAndSerial(encoding), identity.serial == serial else { continue }
-            if identity.issuer == issuer, exact == nil {
-                exact = (node.offset..<node.end, encoding)
-            } else if identity.issuer == issuer || CertificateStructure.looseNameKey(identity.issuer) == looseIssuer {
-                others.append(encoding)
+        let issuer = issuerNode.offset..<issuerNode.end
+        let serial = serialNode.offset..<serialNode.end
+        // Compared in place: the certificates were checked as strict DER in phase 3.
+        let candidates = bytes.withUnsafeBufferPointer { pointer -> [(certificate: Range<Int>, issuer: Range<Int>)] in
+            let cursor = DERCursor(pointer)
+            return parsed.certificates.compactMap { node in
+                guard let identity = CertificateStructure.issuerAndSerial(cursor, node.offset..<node.end),
+                      pointer[identity.serial].elementsEqual(pointer[serial])
+                else { return nil }
+                return (node.offset..<node.end, identity.issuer)
             }
         }
-        guard let exact else {
+        guard let exact = candidates.first(where: { bytes[$0.issuer].elementsEqual(bytes[issuer]) }) else {
             throw ReceiptValidationError(
                 .untrustedChain,
                 "No embedded certificate has exactly the signer's issuer name and serial number; the signer's certificate is missing.")
         }
         // OpenSSL finds the signer by canonical name comparison (case and spacing ignored), GnuTLS
         // by exact bytes: the signer identifier must not also name another certificate loosely.
-        guard others.allSatisfy({ $0 == exact.encoding }) else {
-            throw ReceiptValidationError(
-                .untrustedChain,
-                "The signer's issuer name and serial number identify more than one embedded certificate.")
+        let others = candidates.filter { !bytes[$0.certificate].elementsEqual(bytes[exact.certificate]) }
+        if !others.isEmpty {
+            let looseIssuer = CertificateStructure.looseNameKey(Array(bytes[issuer]))
+            for other in others where CertificateStructure.looseNameKey(Array(bytes[other.issuer])) == looseIssuer {
+                throw ReceiptValidationError(
+                    .untrustedChain,
+                    "The signer's issuer name and serial number identify more than one embedded certificate.")
+            }
         }
-        return exact.range
+        return exact.certificate
     }
 
     // MARK: Helpers
@@ -399,6 +401,13 @@ package struct SignedDataStructure: Sendable {
     /// A constructed OCTET STRING's segments are OCTET STRINGs, recursively (the reader bounded the depth).
     private static func isOctetStringSegments(_ node: BERNode) -> Bool {
         node.children.allSatisfy { $0.isUniversal(4) && (!$0.isConstructed || isOctetStringSegments($0)) }
+    }
+
+    /// Whether `node` is a primitive OBJECT IDENTIFIER that `decodeObjectIdentifier` accepts
+    /// (checked without building its dotted string).
+    private static func isOID(_ node: BERNode, _ reader: BERReader) -> Bool {
+        node.isUniversal(6) && !node.isConstructed && !node.isIndefiniteLength
+            && CertificateStructure.isObjectIdentifier(reader.content(of: node))
     }
 
     private static func oid(_ node: BERNode, _ reader: BERReader) -> String? {
@@ -413,7 +422,7 @@ package struct SignedDataStructure: Sendable {
 
     private static func isAlgorithmIdentifier(_ node: BERNode, _ reader: BERReader) -> Bool {
         node.isUniversal(16) && node.isConstructed && (1...2).contains(node.children.count)
-            && oid(node.children[0], reader) != nil
+            && isOID(node.children[0], reader)
             && (node.children.count == 1 || isWellFormedValue(node.children[1], reader))
     }
 
@@ -508,18 +517,22 @@ package enum CertificateStructure {
         }
     }
 
-    /// The issuer Name and serial number INTEGER TLVs of a certificate accepted by ``isCertificate(_:)``.
-    package static func issuerAndSerial(_ der: [UInt8]) -> (issuer: [UInt8], serial: [UInt8])? {
-        der.withUnsafeBufferPointer { pointer -> (issuer: [UInt8], serial: [UInt8])? in
-            let cursor = DERCursor(pointer)
-            guard let certificate = cursor.element(at: 0, within: pointer.count),
-                  let items = children(cursor, certificate), let tbsElement = items.first,
-                  let tbs = children(cursor, tbsElement), let first = tbs.first
-            else { return nil }
-            let index = first.tag == 0xA0 ? 1 : 0
-            guard tbs.count > index + 2 else { return nil }
-            return (Array(pointer[tbs[index + 2].whole]), Array(pointer[tbs[index].whole]))
+    /// The byte ranges of the issuer Name and serial number INTEGER TLVs of the certificate at
+    /// `range` of the cursor's buffer (one ``isCertificate(_:)`` accepted).
+    package static func issuerAndSerial(_ cursor: DERCursor, _ range: Range<Int>) -> (issuer: Range<Int>, serial: Range<Int>)? {
+        guard let certificate = cursor.element(at: range.lowerBound, within: range.upperBound),
+              let tbsElement = cursor.element(at: certificate.contentStart, within: certificate.end), tbsElement.tag == 0x30,
+              var element = cursor.element(at: tbsElement.contentStart, within: tbsElement.end)
+        else { return nil }
+        if element.tag == 0xA0 {
+            guard let next = cursor.element(at: element.end, within: tbsElement.end) else { return nil }
+            element = next
         }
+        let serial = element
+        guard let signature = cursor.element(at: serial.end, within: tbsElement.end),
+              let issuer = cursor.element(at: signature.end, within: tbsElement.end)
+        else { return nil }
+        return (issuer.whole, serial.whole)
     }
 
     /// A comparison key for a DER Name under which every two names OpenSSL's canonical comparison
@@ -586,9 +599,24 @@ package enum CertificateStructure {
             guard let unused = content.first else { return false }
             return unused <= 7 && (content.count > 1 || unused == 0)
         case 5: return content.isEmpty
-        case 6: return isValidObjectIdentifier(content)
+        case 6: return isObjectIdentifier(content)
         default: return true
         }
+    }
+
+    /// Whether OBJECT IDENTIFIER content octets are what `decodeObjectIdentifier` accepts (1–128
+    /// octets, no arc starting with 0x80, at most 9 octets per arc, the last arc complete), without
+    /// building the dotted string.
+    package static func isObjectIdentifier<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
+        guard !content.isEmpty, content.count <= 128 else { return false }
+        var octets = 0
+        for byte in content {
+            if octets == 0, byte == 0x80 { return false }
+            octets += 1
+            guard octets <= 9 else { return false }
+            if byte & 0x80 == 0 { octets = 0 }
+        }
+        return octets == 0
     }
 
     /// Whether INTEGER content octets are non-empty and minimal.
@@ -618,7 +646,7 @@ package enum CertificateStructure {
     }
 
     private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        element.tag == 0x06 && isValidObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
+        element.tag == 0x06 && isObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
     }
 
     /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
@@ -787,7 +815,7 @@ package enum CertificateStructure {
             case 7:
                 guard !constructed, [4, 8, 16, 32].contains(name.end - name.contentStart) else { return false }
             case 8:
-                guard !constructed, isValidObjectIdentifier(cursor.bytes[name.contentStart..<name.end]) else {
+                guard !constructed, isObjectIdentifier(cursor.bytes[name.contentStart..<name.end]) else {
                     return false
                 }
             default:

@@ -20,10 +20,10 @@ import Testing
         for length in 0...12 {
             for _ in 0..<2_000 {
                 let content = (0..<length).map { _ in interesting[Int(generator.next() % UInt64(interesting.count))] }
-                #expect(isValidObjectIdentifier(content) == (decodeObjectIdentifier(content[...]) != nil), "\(content)")
+                #expect(CertificateStructure.isObjectIdentifier(content) == (decodeObjectIdentifier(content[...]) != nil), "\(content)")
             }
         }
         let long = [UInt8](repeating: 0x01, count: 129)
-        #expect(!isValidObjectIdentifier(long) && decodeObjectIdentifier(long[...]) == nil)
+        #expect(!CertificateStructure.isObjectIdentifier(long) && decodeObjectIdentifier(long[...]) == nil)
     }
 }
