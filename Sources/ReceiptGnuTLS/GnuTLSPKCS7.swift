@@ -86,7 +86,15 @@ final class GnuTLSPKCS7 {
     /// The layout does not depend on the encapsulated content, so it is read from a copy without it
     /// when the input allows (``SignedDataLayout/contentlessCopy(of:)``): a large receipt's content
     /// is then not decoded and re-encoded a second time. Any failure there falls back to `bytes`.
+    ///
+    /// When the input is strict DER on the path the layout reads and no signer carries signed
+    /// attributes, nothing in the layout depends on the re-encoding (the eContentType, the presence
+    /// of content, each signer's digest algorithm and signature are the same values either way), so
+    /// it is read from `bytes` directly and GnuTLS does not import and export a second time.
     static func layout(of bytes: [UInt8]) throws(ReceiptValidationError) -> SignedDataLayout {
+        if let direct = SignedDataLayout(der: bytes), direct.signers.allSatisfy({ $0.signedAttributes == nil }) {
+            return direct
+        }
         if let stub = SignedDataLayout.contentlessCopy(of: bytes), let layout = try? exportedLayout(of: stub) {
             return layout
         }
