@@ -593,7 +593,8 @@ package enum CertificateStructure {
 
     /// Whether the content octets of a universal primitive are a valid encoding of its type:
     /// BOOLEAN one octet, INTEGER and ENUMERATED minimal, BIT STRING well-formed, NULL empty,
-    /// OBJECT IDENTIFIER decodable; tag 0 (end-of-contents) is refused. Other types are not checked.
+    /// OBJECT IDENTIFIER decodable; tag 0 (end-of-contents) and a primitive SEQUENCE or SET are
+    /// refused. Other types are not checked.
     package static func isWellFormedPrimitive<Octets: Collection<UInt8>>(tag: UInt32, _ content: Octets) -> Bool {
         switch tag {
         case 0: return false  // end-of-contents is no value
@@ -603,6 +604,7 @@ package enum CertificateStructure {
             guard let unused = content.first else { return false }
             return unused <= 7 && (content.count > 1 || unused == 0)
         case 5: return content.isEmpty
+        case 16, 17: return false  // SEQUENCE and SET are constructed (OpenSSL refuses a primitive one, GnuTLS read it)
         case 6: return isObjectIdentifier(content)
         default: return true
         }
