@@ -4,11 +4,11 @@ import Foundation
 /// Timing helpers: adaptive batch sizes, best of several batches, and a parallel variant.
 enum Measure {
     /// Seconds of work per measured batch.
-    nonisolated(unsafe) static var batchSeconds = 0.06
+    nonisolated(unsafe) static var batchSeconds = 0.05
     /// Batches per measurement (the fastest one counts).
     nonisolated(unsafe) static var batches = 3
     /// Rounds of ``interleaved(_:)`` (each round runs every operation once).
-    nonisolated(unsafe) static var rounds = 7
+    nonisolated(unsafe) static var rounds = 9
 
     static func now() -> Double {
         var spec = timespec()
@@ -28,21 +28,33 @@ enum Measure {
         return best
     }
 
-    /// Seconds per operation of each body, measured in alternating rounds: every round runs every
-    /// body for about ``batchSeconds``, and each body's figure is its fastest round. Because the
-    /// bodies alternate, a slow spell of the machine (another process, a busy host) falls on all
-    /// of them alike, so their ratios compare them at the same moments.
-    static func interleaved(_ bodies: [(Int) -> Void]) -> [Double] {
+    /// Seconds per operation of each body in every round: each round runs every body for about
+    /// ``batchSeconds``, one after the other. Because the bodies alternate, a slow spell of the
+    /// machine (another process, a busy host) falls on all of them alike; compare two bodies with
+    /// ``medianRatio(_:_:)`` of their rounds, and show one with ``fastest(_:)``.
+    static func interleaved(_ bodies: [(Int) -> Void]) -> [[Double]] {
         let iterations = bodies.map { calibrate($0) }
-        var best = [Double](repeating: .infinity, count: bodies.count)
-        for _ in 0..<rounds {
+        var rounds = [[Double]](repeating: [], count: bodies.count)
+        for _ in 0..<self.rounds {
             for (index, body) in bodies.enumerated() {
                 let start = now()
                 body(iterations[index])
-                best[index] = min(best[index], (now() - start) / Double(iterations[index]))
+                rounds[index].append((now() - start) / Double(iterations[index]))
             }
         }
-        return best
+        return rounds
+    }
+
+    /// The fastest round.
+    static func fastest(_ rounds: [Double]) -> Double { rounds.min() ?? .infinity }
+
+    /// The median over rounds of `numerator[r] / denominator[r]`: each ratio compares two figures
+    /// measured moments apart.
+    static func medianRatio(_ numerator: [Double], _ denominator: [Double]) -> Double {
+        let ratios = zip(numerator, denominator).map { $0 / $1 }.sorted()
+        guard !ratios.isEmpty else { return .nan }
+        let middle = ratios.count / 2
+        return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
     }
 
     /// Operations per second with `threads` threads each running `body(n)` at the same time.
