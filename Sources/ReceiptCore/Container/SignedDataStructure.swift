@@ -557,12 +557,8 @@ package enum CertificateStructure {
                     for scalar in looseScalars(value, tag: pair[1].tag) {
                         if scalar == 0x20 || (0x09...0x0D).contains(scalar) { continue }
                         let lowered = (0x41...0x5A).contains(scalar) ? scalar + 0x20 : scalar
-                        if lowered < 0x80 {
-                            item.append(UInt8(lowered))  // its UTF-8 encoding, without building a String
-                            continue
-                        }
                         guard let unicode = Unicode.Scalar(lowered) else { continue }
-                        item += Array(String(Character(unicode)).utf8)
+                        UTF8.encode(unicode) { item.append($0) }
                     }
                     key.append(item)
                 }

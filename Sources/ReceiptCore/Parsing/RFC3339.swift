@@ -50,9 +50,7 @@ public enum RFC3339 {
               expect(0x54, 0x74, 0x20),  // T t space
               let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
-              hour <= 23, minute <= 59, second <= 60
-        else { return nil }
+        guard isInRange(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else { return nil }
 
         var fraction = 0.0
         if position < bytes.count, bytes[position] == 0x2E {  // .
@@ -113,11 +111,18 @@ public enum RFC3339 {
         let hour = digit(11) &* 10 &+ digit(12)
         let minute = digit(14) &* 10 &+ digit(15)
         let second = digit(17) &* 10 &+ digit(18)
-        guard invalid == 0, (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year),
-              hour <= 23, minute <= 59, second <= 60
-        else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + 0.0)
+        guard invalid == 0, isInRange(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
+            return nil
+        }
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// The range checks of both readers: month 1–12, day within its month, hour 0–23, minute 0–59,
+    /// second 0–60.
+    @inline(__always)
+    private static func isInRange(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Bool {
+        (1...12).contains(month) && day >= 1 && day <= daysInMonth(month, year: year) && hour <= 23 && minute <= 59
+            && second <= 60
     }
 
     /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds (`.SSS`) when it has any.

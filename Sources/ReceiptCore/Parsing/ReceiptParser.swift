@@ -44,13 +44,8 @@ public enum ReceiptParser {
         if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
             var purchases = 0
             for slot in slots where isInAppPurchase(slot, in: payload) {
+                try checkRoomForPurchase(after: purchases, offset: slot.offset)
                 purchases += 1
-                if purchases > maximumInAppPurchaseCount {
-                    throw ReceiptValidationError(
-                        .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
-                        offset: slot.offset
-                    )
-                }
             }
             return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
                 Field(slots[index], bytes: payload, code: .malformedReceipt)
@@ -86,6 +81,16 @@ public enum ReceiptParser {
         return ASN1Integer.decode(bytes[slot.type]) == 17
     }
 
+    /// Throws when `count` purchases already reach ``maximumInAppPurchaseCount`` (the one more at
+    /// `offset` would exceed it).
+    private static func checkRoomForPurchase(after count: Int, offset: Int) throws(ReceiptValidationError) {
+        guard count < maximumInAppPurchaseCount else {
+            throw ReceiptValidationError(
+                .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.", offset: offset
+            )
+        }
+    }
+
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
     /// structural error when reached, as the BER lane does).
     ///
@@ -104,12 +109,7 @@ public enum ReceiptParser {
             if let strictSlots {
                 let slot = strictSlots[index]
                 if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
-                    guard receipt.inAppPurchases.count < maximumInAppPurchaseCount else {
-                        throw ReceiptValidationError(
-                            .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
-                            offset: slot.offset
-                        )
-                    }
+                    try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: slot.offset)
                     receipt.inAppPurchases.append(try parseInAppPurchase(
                         valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes, memo: &memo))
                     continue
@@ -121,12 +121,7 @@ public enum ReceiptParser {
                 continue
             }
             if type == 17 {
-                guard receipt.inAppPurchases.count < maximumInAppPurchaseCount else {
-                    throw ReceiptValidationError(
-                        .malformedReceipt, "The receipt holds more than \(maximumInAppPurchaseCount) in-app purchases.",
-                        offset: field.offset
-                    )
-                }
+                try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: field.offset)
                 receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes, memo: &memo))
                 continue
             }
@@ -395,46 +390,24 @@ public enum ReceiptParser {
     private static func decodeStrictInAppPurchase(
         _ bytes: [UInt8], in range: Range<Int>, memo: inout RepeatedValueMemo
     ) throws(ReceiptValidationError) -> InAppPurchase? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
         var purchase = InAppPurchase()
         var failure: ReceiptValidationError?
+        var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
+        var seen = SeenTypes()
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
-            readStrictInAppPurchase(pointer, bytes, range, into: &purchase, failure: &failure, memo: &memo)
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumInAppAttributeCount) { slot in
+                guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { return }
+                do throws(ReceiptValidationError) {
+                    try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
+                } catch {
+                    failure = error
+                    failed = true
+                }
+            }
         }
         guard isStrict else { return nil }
         if let failure { throw failure }
         return purchase
-    }
-
-    /// ``decodeStrictInAppPurchase(_:in:)``'s loop: `false` when the SET is not in the strict
-    /// shape; the first attribute error (the rest is then only checked for shape) in `failure`.
-    private static func readStrictInAppPurchase(
-        _ pointer: UnsafeBufferPointer<UInt8>, _ bytes: [UInt8], _ range: Range<Int>,
-        into purchase: inout InAppPurchase, failure: inout ReceiptValidationError?, memo: inout RepeatedValueMemo
-    ) -> Bool {
-        let cursor = DERCursor(pointer)
-        guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
-              set.end == range.upperBound
-        else { return false }
-        var seen = SeenTypes()
-        var failed = false
-        var position = set.contentStart
-        var count = 0
-        while position < set.end {
-            guard count < maximumInAppAttributeCount,
-                  let slot = StrictAttributeSet.attribute(cursor, at: position, within: set.end)
-            else { return false }
-            count += 1
-            position = slot.value.upperBound
-            guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { continue }
-            do {
-                try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
-            } catch {
-                failure = error
-                failed = true
-            }
-        }
-        return true
     }
 
     /// One in-app attribute applied to the purchase (both lanes).

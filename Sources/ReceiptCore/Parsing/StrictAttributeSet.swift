@@ -22,41 +22,41 @@ struct AttributeSlot {
 /// else is `nil`, and the caller uses the general reader, which also reports every problem.
 enum StrictAttributeSet {
     static func slots(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int) -> [AttributeSlot]? {
-        var slots: [AttributeSlot] = []
-        guard read(bytes, in: range, maximumCount: maximumCount, into: &slots) else { return nil }
-        return slots
+        bytes.withUnsafeBufferPointer { pointer -> [AttributeSlot]? in
+            var slots: [AttributeSlot] = []
+            // Attributes are at least 11 bytes (30 09 02 01 t 02 01 v 04 00 …); a cheap upper bound.
+            slots.reserveCapacity(min(maximumCount, range.count / 11 + 1))
+            return forEachAttribute(pointer, in: range, maximumCount: maximumCount) { slots.append($0) } ? slots : nil
+        }
     }
 
-    /// ``slots(_:in:maximumCount:)`` into a buffer the caller reuses (emptied first, capacity
-    /// kept): no allocation per in-app purchase. `false` (and `slots` unspecified) for anything
-    /// the strict lane does not accept.
-    static func read(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int, into slots: inout [AttributeSlot]) -> Bool {
-        slots.removeAll(keepingCapacity: true)
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return false }
-        return bytes.withUnsafeBufferPointer { pointer -> Bool in
-            let cursor = DERCursor(pointer)
-            guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
-                  set.end == range.upperBound
-            else { return false }
-            // Attributes are at least 11 bytes (30 09 02 01 t 02 01 v 04 00 …); a cheap upper bound.
-            slots.reserveCapacity(min(maximumCount, (set.end - set.contentStart) / 11 + 1))
-            var position = set.contentStart
-            while position < set.end {
-                guard slots.count < maximumCount, let slot = attribute(cursor, at: position, within: set.end) else {
-                    return false
-                }
-                slots.append(slot)
-                position = slot.value.upperBound
-            }
-            return true
+    /// Visits, in order, every attribute of the SET at `range` of `pointer`. `false` for anything
+    /// the strict lane does not accept; `visit` may then have seen a prefix of the attributes.
+    @inline(__always)
+    static func forEachAttribute(
+        _ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>, maximumCount: Int, _ visit: (AttributeSlot) -> Void
+    ) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= pointer.count, !range.isEmpty else { return false }
+        let cursor = DERCursor(pointer)
+        guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
+              set.end == range.upperBound
+        else { return false }
+        var position = set.contentStart
+        var count = 0
+        while position < set.end {
+            guard count < maximumCount, let slot = attribute(cursor, at: position, within: set.end) else { return false }
+            count += 1
+            visit(slot)
+            position = slot.value.upperBound
         }
+        return true
     }
 
     /// The attribute SEQUENCE at `position`, which must end at or before `limit`, in the strict
     /// shape (its value ends the SEQUENCE, so the next attribute starts at `value.upperBound`);
     /// `nil` for anything else.
     @inline(__always)
-    static func attribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+    private static func attribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
         if let slot = shortFormAttribute(cursor.bytes, at: position, within: limit) { return slot }
         guard let sequence = cursor.element(at: position, within: limit), sequence.tag == 0x30,
               let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
