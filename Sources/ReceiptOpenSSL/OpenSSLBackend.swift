@@ -67,7 +67,7 @@ public final class OpenSSLBackend: CryptoBackend {
         }
         let verificationTime = try OpenSSLSignedDataVerifier.unixTime(time)
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
-            try OpenSSLSignedDataVerifier.verify(bytes, store: store.store, at: verificationTime)
+            try OpenSSLSignedDataVerifier.verify(bytes, store: store.store, anchors: store.anchors, at: verificationTime)
         }
     }
 

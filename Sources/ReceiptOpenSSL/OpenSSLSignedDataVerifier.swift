@@ -27,22 +27,29 @@ enum OpenSSLSignedDataVerifier {
         return Int(seconds)
     }
 
-    /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive).
-    static func verify(_ bytes: [UInt8], store: OpaquePointer, at time: Int) throws(ReceiptValidationError) -> VerifiedSignedData {
+    /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
+    static func verify(
+        _ bytes: [UInt8], store: OpaquePointer, anchors: [Certificate], at time: Int
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with OpenSSL's own decoding of each embedded certificate.
         //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
         //    when it succeeds they all decode; only when it fails is each one decoded on its own,
         //    to report an undecodable certificate as such (then the structure as not_pkcs7).
-        let decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
-        defer { if case .success(let pkcs7) = decoded { PKCS7_free(pkcs7) } }
+        var decoded = decodeForVerification(bytes, anchors: anchors)
         let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
             if case .failure = decoded { try checkDecodes(certificate, index: index) }
         }
-        let pkcs7 = try decoded.get()
+        if case .success(let lean) = decoded, lean.omittedCertificates.contains(structure.signerCertificate) {
+            // The signer's own certificate is an anchor: OpenSSL must find it in the structure.
+            OpenSSLErrorQueue.clear()
+            decoded = Result { () throws(ReceiptValidationError) in try DecodedSignedData(pkcs7: decode(bytes)) }
+        }
+        let signed = try decoded.get()
+        let pkcs7 = signed.pkcs7
 
-        let signedData = try signedParts(of: pkcs7)
+        let signedData = try signedParts(of: pkcs7, detachedContent: signed.detachedContent.map { bytes[$0] })
 
         // The signer's certificate, looked up among the embedded certificates (borrowed handles).
         guard let signers = PKCS7_get0_signers(pkcs7, nil, 0) else {
@@ -75,8 +82,9 @@ enum OpenSSLSignedDataVerifier {
         }
 
         // 3. The signature over the content (or the signed attributes and their messageDigest).
-        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time.
-        guard PKCS7_verify(pkcs7, nil, nil, nil, nil, Int32(PKCS7_NOVERIFY)) == 1 else {
+        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time. A
+        //    detached structure reads the content in place from a read-only memory BIO.
+        guard verifySignature(pkcs7, bytes: bytes, detachedContent: signed.detachedContent) else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature does not match the signed content.",
                 libraryMessage: OpenSSLErrorQueue.message())
@@ -90,6 +98,60 @@ enum OpenSSLSignedDataVerifier {
     }
 
     // MARK: Decoding
+
+    /// A decoded `PKCS7`, freed with its owner.
+    private final class DecodedSignedData {
+        let pkcs7: UnsafeMutablePointer<PKCS7>
+        /// Where the content lies in the original bytes, when `pkcs7` was decoded from a
+        /// ``DetachedSignedData`` (then it holds no content); `nil` for the original bytes.
+        let detachedContent: Range<Int>?
+        /// The embedded certificates the detached copy left out (byte ranges of the original).
+        let omittedCertificates: [Range<Int>]
+
+        init(pkcs7: UnsafeMutablePointer<PKCS7>, detached: DetachedSignedData? = nil) {
+            self.pkcs7 = pkcs7
+            self.detachedContent = detached?.content
+            self.omittedCertificates = detached?.omittedCertificates ?? []
+        }
+
+        deinit { PKCS7_free(pkcs7) }
+    }
+
+    /// Decodes what OpenSSL verifies. A canonical DER envelope is decoded as a ``DetachedSignedData``
+    /// without its copies of the trust anchors: `d2i_PKCS7` then neither copies the content nor
+    /// decodes certificates the store already holds (decoding a certificate's key is most of
+    /// OpenSSL 3.0's cost), and the chain finds those anchors in the store as it would have (OpenSSL
+    /// looks in the trust store first). Anything else, or a copy OpenSSL refuses, is decoded as given.
+    private static func decodeForVerification(
+        _ bytes: [UInt8], anchors: [Certificate]
+    ) -> Result<DecodedSignedData, ReceiptValidationError> {
+        let isAnchor = { (range: Range<Int>) -> Bool in
+            anchors.contains { $0.derBytes.count == range.count && $0.derBytes.elementsEqual(bytes[range]) }
+        }
+        if let detached = DetachedSignedData(bytes, omitting: isAnchor) {
+            if let pkcs7 = try? decode(detached.der) { return .success(DecodedSignedData(pkcs7: pkcs7, detached: detached)) }
+            OpenSSLErrorQueue.clear()
+        }
+        return Result { () throws(ReceiptValidationError) in try DecodedSignedData(pkcs7: decode(bytes)) }
+    }
+
+    /// `PKCS7_verify` without chain verification: the content digest (and signed attributes) and
+    /// the signature. `detachedContent` is the content's range in `bytes` for a detached structure.
+    private static func verifySignature(
+        _ pkcs7: UnsafeMutablePointer<PKCS7>, bytes: [UInt8], detachedContent: Range<Int>?
+    ) -> Bool {
+        guard let content = detachedContent else {
+            return PKCS7_verify(pkcs7, nil, nil, nil, nil, Int32(PKCS7_NOVERIFY)) == 1
+        }
+        guard content.lowerBound >= 0, content.upperBound <= bytes.count, content.count <= Int(Int32.max) else { return false }
+        return bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress, let input = BIO_new_mem_buf(base + content.lowerBound, Int32(content.count)) else {
+                return false
+            }
+            defer { BIO_free(input) }
+            return PKCS7_verify(pkcs7, nil, nil, input, nil, Int32(PKCS7_NOVERIFY)) == 1
+        }
+    }
 
     /// Decodes one embedded certificate with `d2i_X509` (exactly, no trailing bytes) and frees it.
     private static func checkDecodes(_ certificate: [UInt8], index: Int) throws(ReceiptValidationError) {
@@ -139,14 +201,18 @@ enum OpenSSLSignedDataVerifier {
         var hasSignedAttributes: Bool
     }
 
-    private static func signedParts(of pkcs7: UnsafeMutablePointer<PKCS7>) throws(ReceiptValidationError) -> SignedParts {
+    /// `detachedContent`: the content, for a structure decoded from a ``DetachedSignedData``.
+    private static func signedParts(
+        of pkcs7: UnsafeMutablePointer<PKCS7>, detachedContent: ArraySlice<UInt8>?
+    ) throws(ReceiptValidationError) -> SignedParts {
         guard PKCS7_type_is_signed(pkcs7) == 1, let signed = pkcs7.pointee.d.sign else {
             throw ReceiptValidationError(.notSigned, "The PKCS #7 structure is not signedData.")
         }
         guard let contents = signed.pointee.contents, PKCS7_type_is_data(contents) == 1 else {
             throw ReceiptValidationError(.notSigned, "The signedData does not encapsulate id-data content.")
         }
-        guard let octets = contents.pointee.d.data else {
+        let octets = contents.pointee.d.data
+        guard octets != nil || detachedContent != nil else {
             throw ReceiptValidationError(.notSigned, "The signedData has no encapsulated content (a detached or certificates-only structure).")
         }
         guard let signerInfos = PKCS7_get_signer_info(pkcs7) else {
@@ -160,13 +226,14 @@ enum OpenSSLSignedDataVerifier {
         }
 
         // OpenSSL joins the segments of a BER constructed OCTET STRING into one string.
-        let length = Int(ASN1_STRING_length(octets))
         var content: [UInt8] = []
-        if length > 0 {
+        if let detachedContent {
+            content = Array(detachedContent)
+        } else if let octets, ASN1_STRING_length(octets) > 0 {
             guard let data = ASN1_STRING_get0_data(octets) else {
                 throw ReceiptValidationError(.notSigned, "The encapsulated content could not be read.")
             }
-            content = Array(UnsafeBufferPointer(start: data, count: length))
+            content = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(octets))))
         }
 
         var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?

@@ -1,0 +1,105 @@
+/// A canonical-shape signedData (``SignedDataEnvelope``) re-encoded for a library to verify
+/// without holding a copy of the content or decoding certificates it already has: the same
+/// SignedData with the content detached (an encapContentInfo of id-data without eContent) and
+/// with the embedded certificates that `omitting` selects left out. The content is then handed to
+/// the library separately, read in place.
+///
+/// Nothing a signature covers changes: the SignerInfo (signed attributes, signature) and the
+/// version and digest algorithms are copied byte for byte, and the signature covers the content
+/// (or the signed attributes, whose messageDigest covers the content) whether it travels inside
+/// the structure or beside it. The embedded certificates are not signed; a backend leaves out
+/// only certificates it already holds as trust anchors, which a chain finds in the trust store.
+///
+/// ```
+/// ContentInfo SEQUENCE { OID signedData, [0] { SignedData SEQUENCE {
+///   version, digestAlgorithms,                        -- copied
+///   SEQUENCE { OID data },                            -- content detached
+///   [0] { the certificates kept, in order },          -- left out when none is kept
+///   signerInfos } } }                                 -- copied
+/// ```
+package struct DetachedSignedData: Sendable {
+    /// The re-encoded signedData (strict DER).
+    package var der: [UInt8]
+    /// The content octets, in the original bytes.
+    package var content: Range<Int>
+    /// The byte ranges, in the original bytes, of the embedded certificates left out.
+    package var omittedCertificates: [Range<Int>]
+
+    /// Re-encodes `bytes`, or returns `nil` when they are not in ``SignedDataEnvelope``'s canonical
+    /// shape (then verify the original bytes).
+    /// - Parameter omitting: whether to leave out the embedded certificate at a byte range of `bytes`.
+    package init?(_ bytes: [UInt8], omitting: (Range<Int>) -> Bool) {
+        guard let envelope = SignedDataEnvelope(bytes) else { return nil }
+        var kept: [Range<Int>] = []
+        var omitted: [Range<Int>] = []
+        let tiled = bytes.withUnsafeBufferPointer { pointer -> Bool in
+            let cursor = DERCursor(pointer)
+            var position = envelope.certificates.lowerBound
+            while position < envelope.certificates.upperBound {
+                guard let certificate = cursor.element(at: position, within: envelope.certificates.upperBound) else {
+                    return false
+                }
+                if omitting(certificate.whole) { omitted.append(certificate.whole) } else { kept.append(certificate.whole) }
+                position = certificate.end
+            }
+            return true
+        }
+        guard tiled else { return nil }
+
+        // The envelope ends with signerInfos, right after the certificates field (no crls).
+        let signerInfos = envelope.certificates.upperBound..<bytes.count
+        let keptLength = kept.reduce(0) { $0 + $1.count }
+        let detachedContentInfo = 2 + SignedDataEnvelope.dataOID.count
+        let certificatesField = kept.isEmpty ? 0 : Self.headerLength(keptLength) + keptLength
+        let signedDataLength = envelope.head.count + detachedContentInfo + certificatesField + signerInfos.count
+        let explicitLength = Self.headerLength(signedDataLength) + signedDataLength
+        let contentInfoLength = SignedDataEnvelope.signedDataOID.count + Self.headerLength(explicitLength) + explicitLength
+
+        var der: [UInt8] = []
+        der.reserveCapacity(Self.headerLength(contentInfoLength) + contentInfoLength)
+        Self.appendHeader(0x30, contentInfoLength, to: &der)
+        der += SignedDataEnvelope.signedDataOID
+        Self.appendHeader(0xA0, explicitLength, to: &der)
+        Self.appendHeader(0x30, signedDataLength, to: &der)
+        der += bytes[envelope.head]
+        Self.appendHeader(0x30, SignedDataEnvelope.dataOID.count, to: &der)
+        der += SignedDataEnvelope.dataOID
+        if !kept.isEmpty {
+            Self.appendHeader(0xA0, keptLength, to: &der)
+            for range in kept { der += bytes[range] }
+        }
+        der += bytes[signerInfos]
+
+        self.der = der
+        self.content = envelope.content
+        self.omittedCertificates = omitted
+    }
+
+    /// The length of a DER header (one tag octet) for `length` content octets.
+    private static func headerLength(_ length: Int) -> Int {
+        var octets = 0
+        var remaining = length
+        while remaining > 0 {
+            octets += 1
+            remaining >>= 8
+        }
+        return length < 0x80 ? 2 : 2 + octets
+    }
+
+    /// Appends a tag octet and the minimal definite length.
+    private static func appendHeader(_ tag: UInt8, _ length: Int, to der: inout [UInt8]) {
+        der.append(tag)
+        guard length >= 0x80 else {
+            der.append(UInt8(length))
+            return
+        }
+        var octets: [UInt8] = []
+        var remaining = length
+        while remaining > 0 {
+            octets.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
+            remaining >>= 8
+        }
+        der.append(0x80 | UInt8(octets.count))
+        der += octets
+    }
+}
