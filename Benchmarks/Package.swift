@@ -27,13 +27,5 @@ let package = Package(
                 "CBaseline",
             ]
         ),
-        // Whole-process peak memory of one validation, in a process holding nothing else.
-        .executableTarget(
-            name: "receipt-memory",
-            dependencies: [
-                .product(name: "ReceiptKit", package: root),
-                "CBaseline",
-            ]
-        ),
     ]
 )

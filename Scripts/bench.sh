@@ -7,11 +7,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 scratch="${BENCH_SCRATCH_PATH:-$root/.build-bench}"
-static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"
+static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -openssl / -gnutls
 # SwiftPM keeps a path dependency's file list in the build description and does not notice files
 # added to this package since the last benchmark build: drop the descriptions so they are re-planned.
-rm -f "$scratch"/*/release/description.json "$static_scratch"/*/release/description.json
+rm -f "$scratch"/*/release/description.json "$static_scratch"-*/*/release/description.json
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt-bench >&2
-# The whole-process memory probe, linked with the static Swift runtime (as a server image would be).
-swift build -c release --static-swift-stdlib --package-path Benchmarks --scratch-path "$static_scratch" --product receipt-memory >&2
-"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" --memory-probe "$static_scratch/release/receipt-memory" "$@"
+# The whole-process memory probe, once per backend, each built with that backend's trait alone (as a
+# server would be) and the static Swift runtime (as a server image would be).
+probes=()
+for backend in openssl gnutls; do
+    RECEIPT_MEMORY_BACKEND=$backend swift build -c release --static-swift-stdlib --package-path Benchmarks/MemoryProbe \
+        --scratch-path "$static_scratch-$backend" --product receipt-memory >&2
+    probes+=(--memory-probe "$backend=$static_scratch-$backend/release/receipt-memory")
+done
+"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" "$@"

@@ -57,33 +57,49 @@ enum Measure {
         return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
     }
 
-    /// Operations per second with `threads` threads each running `body(n)` at the same time.
-    static func throughput(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
-        let iterations = calibrate(body)
-        var best = 0.0
-        for _ in 0..<batches {
-            let start = now()
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in body(iterations) }
-            best = max(best, Double(iterations * threads) / (now() - start))
-        }
-        return best
-    }
-
     /// Operations per second on one thread and on `threads` threads, measured in alternating
     /// rounds (as ``interleaved(_:)``): the fastest round of each.
+    ///
+    /// Throughput, not latency: in every round each thread repeats small chunks of work (about a
+    /// millisecond) for ``batchSeconds`` and reports its own rate; the all-threads figure is the sum of
+    /// the threads' rates. So a thread that the scheduler starts a little late, or that finishes its
+    /// last chunk a little early, is not counted as the other one idling.
     static func scaling(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> (one: Double, all: Double) {
-        let iterations = calibrate(body)
+        let chunk = max(1, calibrate(body) / 50)
+        let duration = batchSeconds
+        @Sendable func rate() -> Double {
+            var operations = 0
+            let start = now()
+            var elapsed = 0.0
+            repeat {
+                body(chunk)
+                operations += chunk
+                elapsed = now() - start
+            } while elapsed < duration
+            return Double(operations) / elapsed
+        }
         var one = 0.0
         var all = 0.0
         for _ in 0..<rounds {
-            var start = now()
-            body(iterations)
-            one = max(one, Double(iterations) / (now() - start))
-            start = now()
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in body(iterations) }
-            all = max(all, Double(iterations * threads) / (now() - start))
+            one = max(one, rate())
+            let rates = RateBox(count: threads)
+            DispatchQueue.concurrentPerform(iterations: threads) { index in rates.set(index, rate()) }
+            all = max(all, rates.sum)
         }
         return (one, all)
+    }
+
+    /// The per-thread rates of one ``scaling(threads:_:)`` round.
+    private final class RateBox: @unchecked Sendable {
+        // @unchecked: `values` is only touched under `lock`.
+        private let lock = NSLock()
+        private var values: [Double]
+
+        init(count: Int) { values = Array(repeating: 0, count: count) }
+
+        func set(_ index: Int, _ value: Double) { lock.withLock { values[index] = value } }
+
+        var sum: Double { lock.withLock { values.reduce(0, +) } }
     }
 
     /// The iteration count that takes about ``batchSeconds``.

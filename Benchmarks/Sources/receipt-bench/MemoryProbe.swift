@@ -9,6 +9,10 @@ enum MemoryProbe {
         var before: Int
         /// Peak resident memory (VmHWM) during the validation (KiB); includes `before`.
         var peak: Int
+        /// Anonymous resident memory after the validation (KiB), when the probe reports it.
+        var anonymous: Int?
+        /// File-backed resident memory after the validation (KiB), when the probe reports it.
+        var fileBacked: Int?
         /// Peak minus before: what the validation itself added.
         var added: Int { peak - before }
     }
@@ -39,13 +43,16 @@ enum MemoryProbe {
     /// Runs the standalone `receipt-memory` executable (a process holding nothing but the
     /// validator) on one file: `before` is its resident memory when it starts (cold) or before the
     /// second validation (warm), `peak` its whole-process peak.
-    static func standalone(probe: String, backend: String, fixture: Fixture, mode: String, anchorFile: String) throws -> Result {
+    /// `primingFile`: for mode `primed`, the receipt validated first.
+    static func standalone(
+        probe: String, backend: String, fixture: Fixture, mode: String, anchorFile: String, primingFile: String? = nil
+    ) throws -> Result {
         try run(
-            URL(fileURLWithPath: probe), [backend, fixture.file.path, anchorFile, mode],
+            URL(fileURLWithPath: probe), [backend, fixture.file.path, anchorFile, mode] + (primingFile.map { [$0] } ?? []),
             what: "receipt-memory for \(backend) \(fixture.name)")
     }
 
-    /// Runs `executable` and reads the two numbers it prints (`before peak`, KiB).
+    /// Runs `executable` and reads the numbers it prints (`before peak [anon file]`, KiB).
     private static func run(_ executable: URL, _ arguments: [String], what: String) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -57,7 +64,9 @@ enum MemoryProbe {
         process.waitUntilExit()
         let output = String(decoding: data, as: UTF8.self)
         let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard process.terminationStatus == 0, fields.count == 2 else { throw BenchError("\(what) failed: \(output)") }
-        return Result(before: fields[0], peak: fields[1])
+        guard process.terminationStatus == 0, fields.count == 2 || fields.count == 4 else { throw BenchError("\(what) failed: \(output)") }
+        return Result(
+            before: fields[0], peak: fields[1], anonymous: fields.count == 4 ? fields[2] : nil,
+            fileBacked: fields.count == 4 ? fields[3] : nil)
     }
 }

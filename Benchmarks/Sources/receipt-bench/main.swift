@@ -4,7 +4,7 @@ import ReceiptKit
 
 // receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
 //
-//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe PATH-TO-receipt-memory]
+//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …]
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -81,7 +81,14 @@ do {
         Measure.batches = 2
         Measure.rounds = 3
     }
-    let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbe: argumentValue("--memory-probe")).run()
+    // One whole-process probe per backend, each built with that backend's trait alone.
+    var probes: [String: String] = [:]
+    for (index, argument) in arguments.enumerated() where argument == "--memory-probe" && index + 1 < arguments.count {
+        let parts = arguments[index + 1].split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw BenchError("usage: --memory-probe BACKEND=PATH") }
+        probes[parts[0]] = parts[1]
+    }
+    let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbes: probes).run()
     print(report)
 } catch {
     FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
