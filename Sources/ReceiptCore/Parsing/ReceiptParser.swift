@@ -110,8 +110,11 @@ public enum ReceiptParser {
                 let slot = strictSlots[index]
                 if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
                     try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: slot.offset)
-                    receipt.inAppPurchases.append(try parseInAppPurchase(
-                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes, memo: &memo))
+                    // Decoded in place in the array's storage (not built aside and copied in).
+                    receipt.inAppPurchases.append(InAppPurchase())
+                    try parseInAppPurchase(
+                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
+                        into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1], memo: &memo)
                     continue
                 }
             }
@@ -122,7 +125,8 @@ public enum ReceiptParser {
             }
             if type == 17 {
                 try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: field.offset)
-                receipt.inAppPurchases.append(try parseInAppPurchase(field, bytes: bytes, memo: &memo))
+                receipt.inAppPurchases.append(InAppPurchase())
+                try parseInAppPurchase(field, bytes: bytes, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1], memo: &memo)
                 continue
             }
             if isSingleValued(type) {
@@ -300,23 +304,24 @@ public enum ReceiptParser {
         }
     }
 
-    /// Decodes one in-app purchase from a type 17 attribute.
+    /// Decodes one in-app purchase from a type 17 attribute into `purchase` (a fresh `InAppPurchase()`).
     private static func parseInAppPurchase(
-        _ outer: Field, bytes payload: [UInt8], memo: inout RepeatedValueMemo
-    ) throws(ReceiptValidationError) -> InAppPurchase {
+        _ outer: Field, bytes payload: [UInt8], into purchase: inout InAppPurchase, memo: inout RepeatedValueMemo
+    ) throws(ReceiptValidationError) {
         try parseInAppPurchase(
             valueIsConstructed: outer.valueIsConstructed, valueContent: outer.valueContent,
-            constructedValue: outer.valueIsConstructed ? outer.valueBytes() : [], bytes: payload, memo: &memo)
+            constructedValue: outer.valueIsConstructed ? outer.valueBytes() : [], bytes: payload, into: &purchase, memo: &memo)
     }
 
     /// Decodes one in-app purchase from the value of a type 17 attribute: its OCTET STRING's
     /// content range in `payload`, and for a constructed (BER) OCTET STRING its concatenated bytes.
+    /// `purchase` must be a fresh `InAppPurchase()`; it is filled in place.
     private static func parseInAppPurchase(
         valueIsConstructed: Bool, valueContent: Range<Int>, constructedValue: [UInt8], bytes payload: [UInt8],
-        memo: inout RepeatedValueMemo
-    ) throws(ReceiptValidationError) -> InAppPurchase {
-        if !valueIsConstructed, let purchase = try decodeStrictInAppPurchase(payload, in: valueContent, memo: &memo) {
-            return purchase
+        into purchase: inout InAppPurchase, memo: inout RepeatedValueMemo
+    ) throws(ReceiptValidationError) {
+        if !valueIsConstructed, try decodeStrictInAppPurchase(payload, in: valueContent, into: &purchase, memo: &memo) {
+            return
         }
         // The nested SET is read from the payload itself when the OCTET STRING is primitive, so
         // offsets stay absolute; a constructed (BER) OCTET STRING is concatenated first.
@@ -357,23 +362,12 @@ public enum ReceiptParser {
             )
         }
 
-        let attributes = root.children
-        let attributeReader = mutableReader
-        return try decodeInAppPurchase(count: attributes.count, base: base) { (index: Int) throws(ReceiptValidationError) in
-            try Field(attributes[index], reader: attributeReader, code: .malformedInAppPurchase, base: base)
-        }
-    }
-
-    /// The in-app attribute loop shared by both lanes.
-    private static func decodeInAppPurchase(
-        count: Int, base: Int, field fieldAt: (Int) throws(ReceiptValidationError) -> Field
-    ) throws(ReceiptValidationError) -> InAppPurchase {
-        var purchase = InAppPurchase()
         var seen = SeenTypes()
-        for index in 0..<count {
-            try apply(try fieldAt(index), to: &purchase, seen: &seen, base: base)
+        for attribute in root.children {
+            try apply(
+                Field(attribute, reader: mutableReader, code: .malformedInAppPurchase, base: base), to: &purchase, seen: &seen,
+                base: base)
         }
-        return purchase
     }
 
     /// The strict lane for one in-app purchase, in one pass: each attribute is located as
@@ -383,20 +377,33 @@ public enum ReceiptParser {
     /// ``apply(_:to:seen:base:)`` gives them; every other attribute goes through
     /// ``apply(_:to:seen:base:)`` itself.
     ///
-    /// - Returns: `nil` when the SET at `range` is not in the strict shape (the caller then uses the
-    ///   general reader, which decides every problem, structural ones included).
+    /// `purchase` (a fresh `InAppPurchase()`) is filled in place; the walk is the one
+    /// ``StrictAttributeSet/forEachAttribute(_:in:maximumCount:_:)`` does, written out so that no
+    /// closure captures the purchase.
+    ///
+    /// - Returns: `false` when the SET at `range` is not in the strict shape, with `purchase` reset
+    ///   to `InAppPurchase()` (the caller then uses the general reader, which decides every problem,
+    ///   structural ones included).
     /// - Throws: an attribute's error, only once the whole SET is known to be in the strict shape,
     ///   so the answer is the one the two-pass reading (shape first, then values) gives.
     private static func decodeStrictInAppPurchase(
-        _ bytes: [UInt8], in range: Range<Int>, memo: inout RepeatedValueMemo
-    ) throws(ReceiptValidationError) -> InAppPurchase? {
-        var purchase = InAppPurchase()
+        _ bytes: [UInt8], in range: Range<Int>, into purchase: inout InAppPurchase, memo: inout RepeatedValueMemo
+    ) throws(ReceiptValidationError) -> Bool {
         var failure: ReceiptValidationError?
-        var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
         var seen = SeenTypes()
-        let isStrict = bytes.withUnsafeBufferPointer { pointer in
-            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumInAppAttributeCount) { slot in
-                guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { return }
+        let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
+            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
+            let cursor = DERCursor(pointer)
+            var position = content.lowerBound
+            var count = 0
+            var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
+            while position < content.upperBound {
+                guard count < maximumInAppAttributeCount,
+                      let slot = StrictAttributeSet.attribute(cursor, at: position, within: content.upperBound)
+                else { return false }
+                count += 1
+                position = slot.value.upperBound
+                guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { continue }
                 do throws(ReceiptValidationError) {
                     try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
                 } catch {
@@ -404,10 +411,14 @@ public enum ReceiptParser {
                     failed = true
                 }
             }
+            return true
         }
-        guard isStrict else { return nil }
+        guard isStrict else {
+            purchase = InAppPurchase()
+            return false
+        }
         if let failure { throw failure }
-        return purchase
+        return true
     }
 
     /// One in-app attribute applied to the purchase (both lanes).

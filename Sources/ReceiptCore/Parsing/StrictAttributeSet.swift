@@ -36,15 +36,12 @@ enum StrictAttributeSet {
     static func forEachAttribute(
         _ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>, maximumCount: Int, _ visit: (AttributeSlot) -> Void
     ) -> Bool {
-        guard range.lowerBound >= 0, range.upperBound <= pointer.count, !range.isEmpty else { return false }
+        guard let content = setContent(pointer, in: range) else { return false }
         let cursor = DERCursor(pointer)
-        guard let set = cursor.element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
-              set.end == range.upperBound
-        else { return false }
-        var position = set.contentStart
+        var position = content.lowerBound
         var count = 0
-        while position < set.end {
-            guard count < maximumCount, let slot = attribute(cursor, at: position, within: set.end) else { return false }
+        while position < content.upperBound {
+            guard count < maximumCount, let slot = attribute(cursor, at: position, within: content.upperBound) else { return false }
             count += 1
             visit(slot)
             position = slot.value.upperBound
@@ -52,11 +49,24 @@ enum StrictAttributeSet {
         return true
     }
 
+    /// The content range of the SET spanning exactly `range` of `pointer` (strict DER header),
+    /// or `nil`. Walking it with ``attribute(_:at:within:)`` from its lower bound, each attribute
+    /// starting where the previous one's value ends, at most the caller's maximum count, until the
+    /// upper bound is reached exactly, is what ``forEachAttribute(_:in:maximumCount:_:)`` does.
+    @inline(__always)
+    static func setContent(_ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Range<Int>? {
+        guard range.lowerBound >= 0, range.upperBound <= pointer.count, !range.isEmpty else { return nil }
+        guard let set = DERCursor(pointer).element(at: range.lowerBound, within: range.upperBound), set.tag == 0x31,
+              set.end == range.upperBound
+        else { return nil }
+        return set.contentStart..<set.end
+    }
+
     /// The attribute SEQUENCE at `position`, which must end at or before `limit`, in the strict
     /// shape (its value ends the SEQUENCE, so the next attribute starts at `value.upperBound`);
     /// `nil` for anything else.
     @inline(__always)
-    private static func attribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+    static func attribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
         if let slot = shortFormAttribute(cursor.bytes, at: position, within: limit) { return slot }
         guard let sequence = cursor.element(at: position, within: limit), sequence.tag == 0x30,
               let type = cursor.element(at: sequence.contentStart, within: sequence.end), type.tag == 0x02,
