@@ -745,6 +745,7 @@ private enum StrictValue {
 
     /// The content range of a value that is exactly one short-form UTF8String, IA5String,
     /// PrintableString or VisibleString of ASCII bytes (as `Field.asciiStringContent`).
+    @inline(__always)
     private static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
         guard value.count >= 2 else { return nil }
         let tag = bytes[value.lowerBound]
@@ -758,6 +759,7 @@ private enum StrictValue {
 
     /// Whether every byte in `range` is below 0x80: eight bytes at a time, the last eight
     /// overlapping the ones before when the count is not a multiple of eight.
+    @inline(__always)
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else {
             return range.isEmpty
@@ -780,6 +782,7 @@ private enum StrictValue {
 
     /// The value of exactly one short-form INTEGER of one to eight content octets (two's
     /// complement, as `ASN1Value.decode` and `ASN1Integer.decode` read it).
+    @inline(__always)
     private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Int64? {
         guard value.count >= 3, bytes[value.lowerBound] == 0x02 else { return nil }
         let length = Int(bytes[value.lowerBound + 1])
