@@ -18,6 +18,9 @@ import ReceiptCore
 /// allowed for that call), checks every chain certificate's validity period at the caller's time
 /// in Swift, then verifies the signature with the leaf's public key — over the content, or over
 /// the DER of the signed attributes after checking their messageDigest against the content.
+/// A canonical DER envelope is imported without its content (``GnuTLSImportedSignedData``), which
+/// the signature checks then read in place from the caller's bytes: GnuTLS keeps no copy of a
+/// large receipt's content, and the returned content is its only copy.
 public final class GnuTLSBackend: CryptoBackend {
     /// `gnutls`.
     public let name = "gnutls"
@@ -45,6 +48,20 @@ public final class GnuTLSBackend: CryptoBackend {
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        try verifySignedData(bytes, trustStore: trustStore, at: time, detachingContent: true)
+    }
+
+    /// ``verifySignedData(_:trustStore:at:)``, choosing how the input is imported:
+    /// `detachingContent: true` (what the public method does) imports a canonical DER envelope as
+    /// its ``DetachedSignedData`` and reads the content in place (``GnuTLSImportedSignedData``);
+    /// `false` imports every input as given, with its content. Both must give the same result for
+    /// every input (the tests compare them).
+    package func verifySignedData(
+        _ bytes: [UInt8],
+        trustStore: any TrustStore,
+        at time: Date,
+        detachingContent: Bool
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
         guard let store = trustStore as? GnuTLSTrustStore else {
             throw ReceiptValidationError(
                 .backendFailure,
@@ -66,8 +83,10 @@ public final class GnuTLSBackend: CryptoBackend {
             }
         }
 
-        // 1. Structure as GnuTLS decodes it.
-        let pkcs7 = try GnuTLSPKCS7(bytes: bytes)
+        // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
+        //    then read in place from `bytes`: GnuTLS keeps no copy of it).
+        let imported = try GnuTLSImportedSignedData(bytes, detachingContent: detachingContent)
+        let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {
             throw ReceiptValidationError(
@@ -75,8 +94,19 @@ public final class GnuTLSBackend: CryptoBackend {
                 signerCount <= 0 ? "The signedData has no signer." : "The signedData has \(signerCount) signers; exactly one is supported."
             )
         }
-        let layout = try GnuTLSPKCS7.layout(of: bytes)
-        let content = try pkcs7.content(present: layout.hasContent)
+        let layout = try GnuTLSPKCS7.layout(of: bytes, detached: imported.detached)
+        // GnuTLS's decoded copy of the content only when it imported the content; the signature
+        // checks below read `content` without copying it.
+        let attachedContent: [UInt8]?
+        let content: ArraySlice<UInt8>
+        if let detached = imported.detached {
+            attachedContent = nil
+            content = bytes[detached.content]
+        } else {
+            let decoded = try pkcs7.content(present: layout.hasContent)
+            attachedContent = decoded
+            content = decoded[...]
+        }
         guard pkcs7.certificateCount == embedded.count else {
             throw ReceiptValidationError(
                 .notPKCS7, "GnuTLS decoded \(pkcs7.certificateCount) embedded certificates where the structure holds \(embedded.count).")
@@ -117,7 +147,8 @@ public final class GnuTLSBackend: CryptoBackend {
         )
 
         return VerifiedSignedData(
-            content: content,
+            // The one copy of a detached content: the verified bytes the parser reads.
+            content: attachedContent ?? Array(content),
             signerChain: chain.map { Certificate(derBytes: $0.derBytes) },
             digestAlgorithm: DigestAlgorithm(oid: signerLayout.digestAlgorithmOID),
             hasSignedAttributes: signerLayout.signedAttributes != nil
@@ -214,7 +245,7 @@ public final class GnuTLSBackend: CryptoBackend {
         info: GnuTLSSignerInfo,
         layout: SignedDataLayout.Signer,
         contentType: [UInt8],
-        content: [UInt8],
+        content: ArraySlice<UInt8>,
         leaf: GnuTLSX509Certificate
     ) throws(ReceiptValidationError) {
         let algorithm = info.algorithm
@@ -233,7 +264,7 @@ public final class GnuTLSBackend: CryptoBackend {
             )
         }
 
-        let signedBytes: [UInt8]
+        let signedBytes: ArraySlice<UInt8>
         if let attributes = layout.signedAttributes {
             guard let digests = info.signedAttributeValues(oid: messageDigestOID, octetString: true),
                   digests.count == 1
@@ -257,7 +288,7 @@ public final class GnuTLSBackend: CryptoBackend {
                     libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
                 )
             }
-            signedBytes = attributes
+            signedBytes = attributes[...]
         } else {
             signedBytes = content
         }
@@ -295,8 +326,8 @@ public final class GnuTLSBackend: CryptoBackend {
         }
     }
 
-    /// `gnutls_hash_fast` of `bytes`.
-    private static func digest(_ bytes: [UInt8], with hash: gnutls_digest_algorithm_t) throws(ReceiptValidationError) -> [UInt8] {
+    /// `gnutls_hash_fast` of `bytes` (read in place).
+    private static func digest(_ bytes: ArraySlice<UInt8>, with hash: gnutls_digest_algorithm_t) throws(ReceiptValidationError) -> [UInt8] {
         let length = Int(gnutls_hash_get_len(hash))
         guard length > 0 else {
             throw ReceiptValidationError(

@@ -12,14 +12,26 @@ enum GnuTLSDatum {
         _ bytes: [UInt8],
         _ body: (UnsafePointer<gnutls_datum_t>) -> Result
     ) -> Result? {
-        guard bytes.count <= maximumSize else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var datum = gnutls_datum_t(
-                data: UnsafeMutablePointer(mutating: buffer.baseAddress),
-                size: UInt32(buffer.count)
-            )
-            return withUnsafePointer(to: &datum) { body($0) }
-        }
+        bytes.withUnsafeBufferPointer { withBorrowed($0, body) }
+    }
+
+    /// Calls `body` with a datum that borrows `bytes` in place (no copy) for the duration of the
+    /// call (GnuTLS only reads it). Returns `nil`, without calling `body`, when `bytes` is too
+    /// large for a datum.
+    static func withBorrowed<Result>(
+        _ bytes: ArraySlice<UInt8>,
+        _ body: (UnsafePointer<gnutls_datum_t>) -> Result
+    ) -> Result? {
+        bytes.withUnsafeBufferPointer { withBorrowed($0, body) }
+    }
+
+    private static func withBorrowed<Result>(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafePointer<gnutls_datum_t>) -> Result
+    ) -> Result? {
+        guard buffer.count <= maximumSize else { return nil }
+        var datum = gnutls_datum_t(data: UnsafeMutablePointer(mutating: buffer.baseAddress), size: UInt32(buffer.count))
+        return withUnsafePointer(to: &datum) { body($0) }
     }
 
     /// Calls `fill` with an empty datum for GnuTLS to allocate, copies the bytes out and frees the

@@ -81,21 +81,24 @@ final class GnuTLSPKCS7 {
     ///
     /// Exporting re-encodes (and re-orders SET OF members in) the decoded tree, after which
     /// `gnutls_pkcs7_get_crt_raw2` on the same handle returns wrong bytes for BER or unsorted input,
-    /// so the export runs on a second, private import of the same bytes.
+    /// so the export runs on a second, private import.
     ///
-    /// The layout does not depend on the encapsulated content, so it is read from a copy without it
-    /// when the input allows (``SignedDataLayout/contentlessCopy(of:)``): a large receipt's content
-    /// is then not decoded and re-encoded a second time. Any failure there falls back to `bytes`.
+    /// The layout does not depend on the encapsulated content, so when `bytes` were imported as a
+    /// ``DetachedSignedData`` (`detached`), it is read from that copy without the content: a large
+    /// receipt's content is then not decoded and re-encoded a second time. A failure there falls
+    /// back to `bytes`.
     ///
     /// When the input is strict DER on the path the layout reads and no signer carries signed
     /// attributes, nothing in the layout depends on the re-encoding (the eContentType, the presence
     /// of content, each signer's digest algorithm and signature are the same values either way), so
     /// it is read from `bytes` directly and GnuTLS does not import and export a second time.
-    static func layout(of bytes: [UInt8]) throws(ReceiptValidationError) -> SignedDataLayout {
+    static func layout(of bytes: [UInt8], detached: DetachedSignedData?) throws(ReceiptValidationError) -> SignedDataLayout {
         if let direct = SignedDataLayout(der: bytes), direct.signers.allSatisfy({ $0.signedAttributes == nil }) {
             return direct
         }
-        if let stub = SignedDataLayout.contentlessCopy(of: bytes), let layout = try? exportedLayout(of: stub) {
+        if let detached, var layout = try? exportedLayout(of: detached.der) {
+            // The copy has no eContent; the original has one (``SignedDataEnvelope``'s shape).
+            layout.hasContent = true
             return layout
         }
         return try exportedLayout(of: bytes)

@@ -76,62 +76,6 @@ struct SignedDataLayout {
     }
 }
 
-extension SignedDataLayout {
-    /// A copy of a definite-length ContentInfo(signedData) whose encapsulated content (one
-    /// primitive OCTET STRING) is replaced by an empty one, every enclosing length rewritten; `nil`
-    /// for any other shape (BER indefinite lengths, constructed content, no content).
-    ///
-    /// The layout depends only on the eContentType, the presence of eContent and the SignerInfos,
-    /// none of which this changes; reading it from this copy spares a second decoded copy (and a
-    /// re-encoding) of a large receipt's content.
-    static func contentlessCopy(of der: [UInt8]) -> [UInt8]? {
-        let reader = DERReader(bytes: der)
-        guard let contentInfo = reader.element(at: 0, end: der.count), contentInfo.tag == 0x30,
-              contentInfo.end == der.count,
-              let contentInfoItems = reader.children(of: contentInfo), contentInfoItems.count == 2,
-              contentInfoItems[1].tag == 0xA0,
-              let explicit = reader.children(of: contentInfoItems[1]), explicit.count == 1, explicit[0].tag == 0x30,
-              let signedData = reader.children(of: explicit[0]), signedData.count >= 4, signedData[2].tag == 0x30,
-              let encapsulated = reader.children(of: signedData[2]), encapsulated.count == 2,
-              encapsulated[1].tag == 0xA0,
-              let octets = reader.children(of: encapsulated[1]), octets.count == 1, octets[0].tag == 0x04,
-              octets[0].end > octets[0].contentStart
-        else { return nil }
-        func slice(_ element: DERReader.Element) -> ArraySlice<UInt8> { der[element.start..<element.end] }
-
-        var encapsulatedContent = Array(slice(encapsulated[0]))
-        encapsulatedContent += [0xA0, 0x02, 0x04, 0x00]
-        var signedDataContent: [UInt8] = []
-        signedDataContent += slice(signedData[0])
-        signedDataContent += slice(signedData[1])
-        signedDataContent += tlv(0x30, encapsulatedContent)
-        for element in signedData.dropFirst(3) { signedDataContent += slice(element) }
-        var contentInfoContent = Array(slice(contentInfoItems[0]))
-        contentInfoContent += tlv(0xA0, tlv(0x30, signedDataContent))
-        return tlv(0x30, contentInfoContent)
-    }
-
-    /// `tag`, the minimal DER length of `content`, then `content`.
-    private static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = [tag]
-        let count = content.count
-        if count < 0x80 {
-            result.append(UInt8(count))
-        } else {
-            var octets: [UInt8] = []
-            var remaining = count
-            while remaining > 0 {
-                octets.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
-                remaining >>= 8
-            }
-            result.append(0x80 | UInt8(octets.count))
-            result += octets
-        }
-        result += content
-        return result
-    }
-}
-
 /// A minimal bounds-checked DER reader for ``SignedDataLayout``.
 struct DERReader {
     /// One TLV: `start` is the tag's offset, `contentStart` the first content byte, `end` one past the last.
@@ -194,8 +138,16 @@ struct DERReader {
         Array(bytes[element.contentStart..<element.end])
     }
 
+    /// The digest algorithms a receipt's signer names, content octets and dotted form: read
+    /// without building arcs and strings (what the general decoding below gives for them).
+    private static let knownOIDs: [(content: [UInt8], dotted: String)] = [
+        ([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01], "2.16.840.1.101.3.4.2.1"),  // SHA-256
+        ([0x2B, 0x0E, 0x03, 0x02, 0x1A], "1.3.14.3.2.26"),  // SHA-1
+    ]
+
     /// Decodes OBJECT IDENTIFIER content octets to dotted form; `nil` when malformed.
     static func dottedOID(_ content: [UInt8]) -> String? {
+        for known in knownOIDs where known.content == content { return known.dotted }
         guard !content.isEmpty, content.count <= 128, content.last.map({ $0 & 0x80 == 0 }) == true else { return nil }
         var arcs: [UInt64] = []
         var value: UInt64 = 0

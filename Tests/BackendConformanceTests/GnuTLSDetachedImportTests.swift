@@ -1,0 +1,86 @@
+#if GnuTLS
+import Foundation
+import ReceiptConformance
+import ReceiptCore
+import ReceiptKit
+import Testing
+
+/// GnuTLS imports a canonical envelope as its ``DetachedSignedData`` and reads the content in
+/// place (``GnuTLSImportedSignedData``): GnuTLS accepts every such copy, and verifying through it
+/// gives exactly what verifying the original bytes gives, on every manifest case and fuzz regression.
+@Suite("GnuTLS detached import")
+struct GnuTLSDetachedImportTests {
+    let backend = GnuTLSBackend()
+
+    @Test("GnuTLS imports the detached copy of every canonical fixture it imports", arguments: DetachedSignedDataTests.canonicalInputs)
+    func importsEveryCanonicalFixtureDetached(input: DetachedSignedDataTests.Input) throws {
+        let attached = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes, detachingContent: false) }
+        let imported = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes) }
+        switch (attached, imported) {
+        case (.success(let original), .success(let imported)):
+            #expect(original.detached == nil)
+            let detached = try #require(imported.detached, "GnuTLS refused the detached copy of \(input.path)")
+            #expect(detached.der == DetachedSignedData(input.bytes, omitting: { _ in false })?.der)
+        case (.failure(let original), .failure(let imported)):
+            // Damage GnuTLS's decoder refuses (the shared checks reject such input first) stays refused.
+            #expect(original == imported)
+        default:
+            Issue.record("\(input.path): attached \(attached) vs detached \(imported)")
+        }
+    }
+
+    @Test("BER and other shapes are imported as given")
+    func nonCanonicalInputIsImportedAsGiven() throws {
+        let ber = try BackendFixtures.bytes("generated/receipts/valid-sha256-attrs-ber.receipt")
+        #expect(try GnuTLSImportedSignedData(ber).detached == nil)
+    }
+
+    @Test("detached and attached verification agree on every manifest case", arguments: DetachedSignedDataTests.manifestCases)
+    func detachedAndAttachedAgree(testCase: ConformanceCase) throws {
+        guard let input = DetachedSignedDataTests.inputs.first(where: { $0.path == testCase.file }) else { return }
+        let (store, time) = try DetachedSignedDataTests.storeAndTime(for: testCase, bytes: input.bytes, backend: backend)
+        try expectSameOutcome(input.bytes, store: store, at: time, name: testCase.name)
+        // The same at another time, so that valid cases also meet the certificate-time failures.
+        try expectSameOutcome(input.bytes, store: store, at: Date(timeIntervalSince1970: 1_900_000_000), name: testCase.name)
+    }
+
+    @Test("detached and attached verification agree on fuzz regressions and damaged canonical receipts")
+    func detachedAndAttachedAgreeOnDamage() throws {
+        let store = try backend.makeTrustStore(anchors: [try BackendFixtures.certificate("generated/pki/root.cer", with: backend)])
+        let time = Date(timeIntervalSince1970: 1_717_243_200)
+        for input in DetachedSignedDataTests.inputs where input.path.hasPrefix("fuzz-regressions/") {
+            try expectSameOutcome(input.bytes, store: store, at: time, name: input.path)
+        }
+        // One flipped bit at every 97th byte of two generated receipts (with and without signed
+        // attributes): framing, certificates, signer info and content damage alike.
+        for path in ["generated/receipts/valid-sha256-noattr.receipt", "generated/receipts/valid-sha1-attrs.receipt"] {
+            let bytes = try BackendFixtures.bytes(path)
+            for offset in stride(from: 0, to: bytes.count, by: 97) {
+                var damaged = bytes
+                damaged[offset] ^= 0x04
+                try expectSameOutcome(damaged, store: store, at: time, name: "\(path) @\(offset)")
+            }
+        }
+    }
+
+    /// Verifies `bytes` both ways and expects the same value or the same error.
+    private func expectSameOutcome(_ bytes: [UInt8], store: any TrustStore, at time: Date, name: String) throws {
+        let detached = Result { () throws(ReceiptValidationError) in
+            try backend.verifySignedData(bytes, trustStore: store, at: time, detachingContent: true)
+        }
+        let attached = Result { () throws(ReceiptValidationError) in
+            try backend.verifySignedData(bytes, trustStore: store, at: time, detachingContent: false)
+        }
+        switch (detached, attached) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "\(name)")
+        case (.failure(let a), .failure(let b)):
+            #expect(a.code == b.code, "\(name): \(a) vs \(b)")
+            #expect(a.message == b.message, "\(name)")
+            #expect(a.libraryMessage == b.libraryMessage, "\(name)")
+        default:
+            Issue.record("\(name): detached \(detached) vs attached \(attached)")
+        }
+    }
+}
+#endif
