@@ -94,24 +94,34 @@ public enum RFC3339 {
     /// The common `YYYY-MM-DDTHH:MM:SSZ` form (exactly 20 bytes, uppercase `T` and `Z`) read at
     /// fixed positions, with the same range checks and arithmetic as ``parse(utf8:)``; nil for
     /// anything else, which the general reader then decides.
+    @inline(__always)
     private static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
-              bytes[16] == 0x3A, bytes[19] == 0x5A
+        guard bytes.count == 20, let base = bytes.baseAddress else { return nil }
+        // Three little-endian loads (byte i of a word at bits 8i): `YYYY-MM-`, `DDTHH:MM`, `:SSZ`.
+        let raw = UnsafeRawPointer(base)
+        let a = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let c = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+        // Separators: `-` at 4 and 7, `T` at 10, `:` at 13 and 16, `Z` at 19.
+        guard a & 0xFF00_00FF_0000_0000 == 0x2D00_002D_0000_0000, b & 0x0000_FF00_00FF_0000 == 0x0000_3A00_0054_0000,
+              c & 0xFF00_00FF == 0x5A00_003A
         else { return nil }
-        // Each position's value minus '0'; any byte outside '0'…'9' leaves a value above 9.
-        var invalid: UInt8 = 0
-        @inline(__always) func digit(_ index: Int) -> Int {
-            let value = bytes[index] &- 0x30
-            invalid |= value > 9 ? 1 : 0
-            return Int(value)
-        }
-        let year = digit(0) &* 1000 &+ digit(1) &* 100 &+ digit(2) &* 10 &+ digit(3)
-        let month = digit(5) &* 10 &+ digit(6)
-        let day = digit(8) &* 10 &+ digit(9)
-        let hour = digit(11) &* 10 &+ digit(12)
-        let minute = digit(14) &* 10 &+ digit(15)
-        let second = digit(17) &* 10 &+ digit(18)
-        guard invalid == 0, isInRange(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
+        // Every other byte minus '0' must be 0…9: with '0' cleared by XOR, no high nibble and a
+        // low nibble that does not reach 0x10 when 6 is added (no carry leaves a byte).
+        let da = (a & 0x00FF_FF00_FFFF_FFFF) ^ 0x0030_3000_3030_3030
+        let db = (b & 0xFFFF_00FF_FF00_FFFF) ^ 0x3030_0030_3000_3030
+        let dc = (c & 0x00FF_FF00) ^ 0x0030_3000
+        let high = (da | db | dc) & 0xF0F0_F0F0_F0F0_F0F0
+        let carry = ((da &+ 0x0006_0600_0606_0606) | (db &+ 0x0606_0006_0600_0606) | (dc &+ 0x0006_0600)) & 0x1010_1010_1010_1010
+        guard high | carry == 0 else { return nil }
+        @inline(__always) func digit(_ word: UInt64, _ index: Int) -> Int { Int(truncatingIfNeeded: word >> UInt64(index &* 8)) & 0xFF }
+        let year = digit(da, 0) &* 1000 &+ digit(da, 1) &* 100 &+ digit(da, 2) &* 10 &+ digit(da, 3)
+        let month = digit(da, 5) &* 10 &+ digit(da, 6)
+        let day = digit(db, 0) &* 10 &+ digit(db, 1)
+        let hour = digit(db, 3) &* 10 &+ digit(db, 4)
+        let minute = digit(db, 6) &* 10 &+ digit(db, 7)
+        let second = digit(dc, 1) &* 10 &+ digit(dc, 2)
+        guard isInRange(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
             return nil
         }
         return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
