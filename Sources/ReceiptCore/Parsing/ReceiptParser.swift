@@ -716,20 +716,21 @@ private enum StrictValue {
             default: purchase.isInIntroOfferPeriod = number != 0
             }
         case 1702, 1703, 1705:
-            guard let content = asciiString(bytes, value) else { return false }
-            let text = memo.string(bytes, content)
+            guard let content = shortString(bytes, value), let text = memo.string(bytes, content) else { return false }
             switch type {
             case 1702: purchase.productID = text
             case 1703: purchase.transactionID = text
             default: purchase.originalTransactionID = text
             }
         default:  // 1704, 1706, 1708, 1712
-            guard let content = asciiString(bytes, value) else { return false }
+            // No ASCII check needed: every byte of a string RFC3339.parse accepts is ASCII, and
+            // anything it refuses goes to the general path.
+            guard let content = shortString(bytes, value) else { return false }
             let date: Date?
             if content.isEmpty {
                 date = nil
             } else {
-                guard let parsed = memo.date(bytes, content) else { return false }
+                guard let parsed = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return false }
                 date = parsed
             }
             switch type {
@@ -744,40 +745,16 @@ private enum StrictValue {
     }
 
     /// The content range of a value that is exactly one short-form UTF8String, IA5String,
-    /// PrintableString or VisibleString of ASCII bytes (as `Field.asciiStringContent`).
+    /// PrintableString or VisibleString (as `Field.asciiStringContent`, which also requires ASCII
+    /// content: the callers check that, or accept only ASCII).
     @inline(__always)
-    private static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
+    private static func shortString(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
         guard value.count >= 2 else { return nil }
         let tag = bytes[value.lowerBound]
         guard tag == 0x0C || tag == 0x16 || tag == 0x13 || tag == 0x1A else { return nil }
         let length = Int(bytes[value.lowerBound + 1])
         guard length < 0x80, length == value.count - 2 else { return nil }
-        let content = (value.lowerBound + 2)..<value.upperBound
-        guard isASCII(bytes, content) else { return nil }
-        return content
-    }
-
-    /// Whether every byte in `range` is below 0x80: eight bytes at a time, the last eight
-    /// overlapping the ones before when the count is not a multiple of eight.
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else {
-            return range.isEmpty
-        }
-        let raw = UnsafeRawPointer(base + range.lowerBound)
-        let count = range.count
-        var bits: UInt64 = 0
-        if count >= 8 {
-            var offset = 0
-            while count &- offset >= 8 {
-                bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                offset &+= 8
-            }
-            if offset < count { bits |= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) }
-        } else {
-            for offset in 0..<count { bits |= UInt64(raw.load(fromByteOffset: offset, as: UInt8.self)) }
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
+        return (value.lowerBound + 2)..<value.upperBound
     }
 
     /// The value of exactly one short-form INTEGER of one to eight content octets (two's

@@ -1,13 +1,7 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// The strict parsing lane's memory of the last few strings and dates it decoded from one
-/// payload, so that a value whose bytes repeat (the product id of every renewal, an original
-/// transaction id equal to the transaction id, a purchase date equal to the original purchase
-/// date) is shared instead of decoded and allocated again.
+/// The strict parsing lane's memory of the last few strings it decoded from one payload, so that
+/// a string whose bytes repeat (the product id of every renewal, an original transaction id equal
+/// to the transaction id) is shared instead of decoded and allocated again. Dates are not kept:
+/// the canonical RFC 3339 reader costs less than looking them up.
 ///
 /// Entries are ranges of the one buffer being parsed, compared byte for byte; the
 /// result is the very value decoding those bytes would give. Fixed size, no allocation of its own.
@@ -24,10 +18,6 @@ struct RepeatedValueMemo {
     private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
     private var strings: (String, String, String, String) = ("", "", "", "")
     private var nextString = 0
-    /// The last two dates.
-    private var dateRanges: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
-    private var dates: (Date, Date) = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0))
-    private var nextDate = 0
 
     init() {}
 
@@ -38,13 +28,13 @@ struct RepeatedValueMemo {
         base = pointer
         lastRange = 0..<0
         ranges = (0..<0, 0..<0, 0..<0, 0..<0)
-        dateRanges = (0..<0, 0..<0)
     }
 
-    /// The ASCII string at `content` of `bytes` (the caller checked it is ASCII).
-    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> String {
+    /// The string of the bytes at `content` of `bytes` when they are all ASCII, else nil. An entry
+    /// matches only bytes equal to ones already found to be ASCII, so only new strings are checked.
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> String? {
         guard let pointer = bytes.baseAddress, !content.isEmpty else {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+            return content.isEmpty ? "" : nil
         }
         use(pointer)
         if Self.same(pointer, lastRange, content) { return lastString }
@@ -60,16 +50,37 @@ struct RepeatedValueMemo {
             } else if Self.same(pointer, ranges.3, content) {
                 found = strings.3
             } else {
+                guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
                 return remember(String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self), at: content)
             }
             lastRange = content
             lastString = found
             return found
         }
+        guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
         let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
         lastRange = content
         lastString = value
         return value
+    }
+
+    /// Whether the `count` (> 0) bytes at `start` are all below 0x80: eight at a time, the last
+    /// eight overlapping the ones before when `count` is not a multiple of eight.
+    @inline(__always)
+    static func isASCII(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(start)
+        var bits: UInt64 = 0
+        if count >= 8 {
+            var offset = 0
+            while count &- offset >= 8 {
+                bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            if offset < count { bits |= raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) }
+        } else {
+            for offset in 0..<count { bits |= UInt64(start[offset]) }
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// Keeps a newly decoded long string as the last one and in the ring.
@@ -83,20 +94,6 @@ struct RepeatedValueMemo {
         default: (ranges.3, strings.3) = (content, value)
         }
         nextString = (nextString &+ 1) & 3
-        return value
-    }
-
-    /// ``RFC3339/parse(utf8:)`` of the bytes at `content` of `bytes` (nil when they are not a date).
-    mutating func date(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> Date? {
-        guard let pointer = bytes.baseAddress, !content.isEmpty else {
-            return RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content]))
-        }
-        use(pointer)
-        if Self.same(pointer, dateRanges.0, content) { return dates.0 }
-        if Self.same(pointer, dateRanges.1, content) { return dates.1 }
-        guard let value = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return nil }
-        if nextDate == 0 { (dateRanges.0, dates.0) = (content, value) } else { (dateRanges.1, dates.1) = (content, value) }
-        nextDate ^= 1
         return value
     }
 

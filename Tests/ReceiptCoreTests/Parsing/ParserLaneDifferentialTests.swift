@@ -77,4 +77,63 @@ import Testing
         #expect(general == strict)
         #expect(try ReceiptParser.creationDate(in: reencoded) == strict.creationDate)
     }
+
+    /// The strict lane checks that in-app strings are ASCII only when it decodes a new string (a
+    /// repeat of bytes it already decoded is shared) and leaves dates to the RFC 3339 reader, which
+    /// accepts only ASCII. Non-ASCII values, new or repeated, must still decode (or fail) exactly as
+    /// the general lane decodes them.
+    struct Purchase: Sendable, CustomTestStringConvertible {
+        var productID: [UInt8]
+        var transactionID: [UInt8]
+        var date: [UInt8]
+        init(_ productID: String, _ transactionID: String, _ date: String = "2024-05-02T10:01:00Z") {
+            self.productID = Array(productID.utf8)
+            self.transactionID = Array(transactionID.utf8)
+            self.date = Array(date.utf8)
+        }
+        var testDescription: String { "\(productID) \(transactionID) \(date)" }
+    }
+
+    static let nonASCIICases: [[Purchase]] = {
+        var invalidTransaction = Purchase("com.example.plain.monthly", "")
+        invalidTransaction.transactionID = [0x31, 0xC3, 0x28, 0x31]
+        var invalidProduct = Purchase("", "1000000001")
+        invalidProduct.productID = Array("com.example.plain.monthly".utf8) + [0xFF]
+        return [
+            [Purchase("com.example.caf\u{E9}.monthly", "1000000001"), Purchase("com.example.caf\u{E9}.monthly", "1000000001"),
+             Purchase("com.example.plain.monthly", "\u{E9}t\u{E9}", "2024-06-02T10:01:00Z")],
+            [Purchase("com.example.plain.monthly", "1000000001"), Purchase("com.example.plain.monthly", "10000000\u{E9}1")],
+            [Purchase("com.example.plain.monthly", "1000000001"), invalidTransaction],
+            [Purchase("com.example.plain.monthly", "1000000001"), invalidProduct],
+            [Purchase("com.example.plain.monthly", "1000000001"),
+             Purchase("com.example.plain.monthly", "1000000002", "2024-05-02T10:01:0\u{E9}")],
+        ]
+    }()
+
+    @Test(arguments: nonASCIICases)
+    func nonASCIIInAppValuesDecodeAlikeInBothLanes(_ purchases: [Purchase]) throws {
+        var attributes = [DER.attribute(2, DER.utf8("com.example.app"))]
+        for purchase in purchases {
+            attributes.append(DER.attribute(17, DER.set([
+                DER.attribute(1702, DER.tlv(0x0C, purchase.productID)), DER.attribute(1703, DER.tlv(0x0C, purchase.transactionID)),
+                DER.attribute(1705, DER.tlv(0x0C, purchase.transactionID)), DER.attribute(1704, DER.tlv(0x16, purchase.date)),
+            ])))
+        }
+        let payload = DER.set(attributes)
+        let reencoded = try Self.reencodeAttributeSet(payload[...], inApp: false)
+        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
+        let strict = Result { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+        let general = Result { () throws(ReceiptValidationError) in try ReceiptParser.parse(reencoded) }
+        switch (strict, general) {
+        case (.success(let strictReceipt), .success(let generalReceipt)):
+            #expect(strictReceipt == generalReceipt)
+            #expect(strictReceipt.inAppPurchases.map(\.productID) == purchases.map { String(validating: $0.productID, as: UTF8.self) })
+        case (.failure(let strictError), .failure(let generalError)):
+            #expect(strictError.code == .malformedInAppPurchase)
+            #expect(strictError.code == generalError.code)
+            #expect(strictError.message == generalError.message)
+        default:
+            Issue.record("the lanes disagree: strict \(strict), general \(general)")
+        }
+    }
 }
