@@ -101,7 +101,11 @@ public enum ReceiptParser {
         field fieldAt: (Int) throws(ReceiptValidationError) -> Field
     ) throws(ReceiptValidationError) -> Receipt {
         var receipt = Receipt()
-        receipt.inAppPurchases.reserveCapacity(purchaseCapacity)
+        // The strict lane counted the purchases: their elements are made at once (copies of one
+        // empty purchase) and each is decoded in place; more are appended if needed, and any left
+        // unused are removed at the end.
+        receipt.inAppPurchases = Array(repeating: InAppPurchase(), count: purchaseCapacity)
+        var purchaseCount = 0
         var seen = SeenTypes()
         var memo = RepeatedValueMemo()
 
@@ -109,12 +113,12 @@ public enum ReceiptParser {
             if let strictSlots {
                 let slot = strictSlots[index]
                 if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
-                    try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: slot.offset)
-                    // Decoded in place in the array's storage (not built aside and copied in).
-                    receipt.inAppPurchases.append(InAppPurchase())
+                    try checkRoomForPurchase(after: purchaseCount, offset: slot.offset)
+                    if purchaseCount == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
                     try parseInAppPurchase(
                         valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
-                        into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1], memo: &memo)
+                        into: &receipt.inAppPurchases[purchaseCount], memo: &memo)
+                    purchaseCount += 1
                     continue
                 }
             }
@@ -124,9 +128,10 @@ public enum ReceiptParser {
                 continue
             }
             if type == 17 {
-                try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: field.offset)
-                receipt.inAppPurchases.append(InAppPurchase())
-                try parseInAppPurchase(field, bytes: bytes, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1], memo: &memo)
+                try checkRoomForPurchase(after: purchaseCount, offset: field.offset)
+                if purchaseCount == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
+                try parseInAppPurchase(field, bytes: bytes, into: &receipt.inAppPurchases[purchaseCount], memo: &memo)
+                purchaseCount += 1
                 continue
             }
             if isSingleValued(type) {
@@ -187,6 +192,7 @@ public enum ReceiptParser {
                 receipt.otherAttributes.append(field.raw())
             }
         }
+        if purchaseCount < receipt.inAppPurchases.count { receipt.inAppPurchases.removeSubrange(purchaseCount...) }
         return receipt
     }
 
