@@ -51,17 +51,28 @@ struct RepeatedValueMemo {
                 found = strings.3
             } else {
                 guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
-                return remember(String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self), at: content)
+                return remember(Self.asciiString(pointer + content.lowerBound, count: content.count), at: content)
             }
             lastRange = content
             lastString = found
             return found
         }
         guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
-        let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[content]), as: UTF8.self)
+        let value = Self.asciiString(pointer + content.lowerBound, count: content.count)
         lastRange = content
         lastString = value
         return value
+    }
+
+    /// The string of `count` ASCII bytes at `start`, copied straight into its storage (the caller
+    /// checked they are ASCII).
+    @inline(__always)
+    private static func asciiString(_ start: UnsafePointer<UInt8>, count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            guard let target = buffer.baseAddress else { return 0 }
+            target.initialize(from: start, count: count)
+            return count
+        }
     }
 
     /// Whether the `count` (> 0) bytes at `start` are all below 0x80: eight at a time, the last
