@@ -691,29 +691,17 @@ private enum StrictValue {
         memo: inout RepeatedValueMemo
     ) -> Bool {
         // The type: two content octets cover 1701…1721 (ASN1Integer.decode gives the same value).
+        // The slot's ranges lie inside `bytes` (the strict walk checked them), so the offset
+        // arithmetic below cannot overflow and wraps.
         guard slot.type.count == 2 else { return false }
-        let type = Int(Int16(bitPattern: UInt16(bytes[slot.type.lowerBound]) << 8 | UInt16(bytes[slot.type.lowerBound + 1])))
-        switch type {
-        case 1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719:
-            break
-        case 1720, 1721:
-            return false
-        default:
-            // Not a typed field (and not single-valued): kept raw, as the general path does.
-            guard !ReceiptParser.isSingleValuedInApp(type) else { return false }
-            purchase.otherAttributes.append(ReceiptAttribute(
-                typeBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.type])),
-                versionBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.version])),
-                value: Array(UnsafeBufferPointer(rebasing: bytes[slot.value]))))
-            return true
-        }
-        // All of these are single-valued: a second copy is the general path's business (an error
-        // for a documented type, kept raw otherwise).
-        guard !seen.contains(type) else { return false }
+        let typeStart = slot.type.lowerBound
+        let type = Int(Int16(bitPattern: UInt16(bytes[typeStart]) << 8 | UInt16(bytes[typeStart &+ 1])))
         let value = slot.value
+        // Every typed field is single-valued: a second copy is the general path's business (an
+        // error for a documented type, kept raw otherwise).
         switch type {
         case 1701, 1707, 1711, 1713, 1719:
-            guard let number = integer(bytes, value) else { return false }
+            guard !seen.contains(type), let number = integer(bytes, value) else { return false }
             switch type {
             case 1701: purchase.quantity = number
             case 1707: purchase.productType = ProductType(rawValue: number)
@@ -722,16 +710,18 @@ private enum StrictValue {
             default: purchase.isInIntroOfferPeriod = number != 0
             }
         case 1702, 1703, 1705:
-            guard let content = shortString(bytes, value), let text = memo.string(bytes, content) else { return false }
+            guard !seen.contains(type), let content = shortString(bytes, value), let text = memo.string(bytes, content) else {
+                return false
+            }
             switch type {
             case 1702: purchase.productID = text
             case 1703: purchase.transactionID = text
             default: purchase.originalTransactionID = text
             }
-        default:  // 1704, 1706, 1708, 1712
+        case 1704, 1706, 1708, 1712:
             // No ASCII check needed: every byte of a string RFC3339.parse accepts is ASCII, and
             // anything it refuses goes to the general path.
-            guard let content = shortString(bytes, value) else { return false }
+            guard !seen.contains(type), let content = shortString(bytes, value) else { return false }
             let date: Date?
             if content.isEmpty {
                 date = nil
@@ -745,6 +735,16 @@ private enum StrictValue {
             case 1708: purchase.expiresDate = date
             default: purchase.cancellationDate = date
             }
+        case 1720, 1721:
+            return false
+        default:
+            // Not a typed field (and not single-valued): kept raw, as the general path does.
+            guard !ReceiptParser.isSingleValuedInApp(type) else { return false }
+            purchase.otherAttributes.append(ReceiptAttribute(
+                typeBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.type])),
+                versionBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.version])),
+                value: Array(UnsafeBufferPointer(rebasing: bytes[slot.value]))))
+            return true
         }
         seen.insert(type)
         return true
@@ -758,9 +758,9 @@ private enum StrictValue {
         guard value.count >= 2 else { return nil }
         let tag = bytes[value.lowerBound]
         guard tag == 0x0C || tag == 0x16 || tag == 0x13 || tag == 0x1A else { return nil }
-        let length = Int(bytes[value.lowerBound + 1])
-        guard length < 0x80, length == value.count - 2 else { return nil }
-        return (value.lowerBound + 2)..<value.upperBound
+        let length = Int(bytes[value.lowerBound &+ 1])
+        guard length < 0x80, length == value.count &- 2 else { return nil }
+        return Range(uncheckedBounds: (value.lowerBound &+ 2, value.upperBound))
     }
 
     /// The value of exactly one short-form INTEGER of one to eight content octets (two's
@@ -768,9 +768,9 @@ private enum StrictValue {
     @inline(__always)
     private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Int64? {
         guard value.count >= 3, bytes[value.lowerBound] == 0x02 else { return nil }
-        let length = Int(bytes[value.lowerBound + 1])
-        guard length >= 1, length <= 8, length == value.count - 2 else { return nil }
-        let start = value.lowerBound + 2
+        let length = Int(bytes[value.lowerBound &+ 1])
+        guard length >= 1, length <= 8, length == value.count &- 2 else { return nil }
+        let start = value.lowerBound &+ 2
         var number: UInt64 = bytes[start] & 0x80 != 0 ? UInt64.max : 0
         for index in start..<value.upperBound { number = (number << 8) | UInt64(bytes[index]) }
         return Int64(bitPattern: number)
