@@ -41,7 +41,11 @@ enum StrictAttributeSet {
         var position = content.lowerBound
         var count = 0
         while position < content.upperBound {
-            guard count < maximumCount, let slot = attribute(cursor, at: position, within: content.upperBound) else { return false }
+            // A top-level attribute is often an in-app purchase, whose lengths are in long form.
+            guard count < maximumCount,
+                  let slot = longFormAttribute(pointer, at: position, within: content.upperBound)
+                    ?? attribute(cursor, at: position, within: content.upperBound)
+            else { return false }
             count += 1
             visit(slot)
             position = slot.value.upperBound
@@ -124,5 +128,73 @@ enum StrictAttributeSet {
             valueOffset: versionEnd,
             value: Range(uncheckedBounds: (valueStart, end))
         )
+    }
+
+    /// The case of ``attribute(_:at:within:)`` of a top-level in-app purchase attribute: the same
+    /// checks as its four `DERCursor.element` calls, written out, for a SEQUENCE and a value whose
+    /// lengths are in minimal one- or two-octet long form (`81 xx`, `82 xx xx`) or short form, and
+    /// a type and version in short form. `nil` for anything else (or whenever a check fails); the
+    /// general reading then decides.
+    ///
+    /// Every offset computed here lies between `position` and `limit` (each length is checked
+    /// against what is left before it is added), so the arithmetic cannot overflow and is written
+    /// with wrapping operators; every index read is below `limit`, itself at most `p.count`.
+    private static func longFormAttribute(_ p: UnsafeBufferPointer<UInt8>, at position: Int, within limit: Int) -> AttributeSlot? {
+        // SEQUENCE header
+        guard position >= 0, limit <= p.count, limit &- position >= 2, p[position] == 0x30,
+              let (contentStart, sequenceLength) = length(p, at: position &+ 1, within: limit)
+        else { return nil }
+        let end = contentStart &+ sequenceLength
+        // type INTEGER
+        guard sequenceLength >= 2, p[contentStart] == 0x02 else { return nil }
+        let typeLength = Int(p[contentStart &+ 1])
+        let typeStart = contentStart &+ 2
+        guard typeLength > 0, typeLength < 0x80, typeLength <= end &- typeStart else { return nil }
+        let typeEnd = typeStart &+ typeLength
+        // version INTEGER
+        guard end &- typeEnd >= 2, p[typeEnd] == 0x02 else { return nil }
+        let versionLength = Int(p[typeEnd &+ 1])
+        let versionStart = typeEnd &+ 2
+        guard versionLength > 0, versionLength < 0x80, versionLength <= end &- versionStart else { return nil }
+        let versionEnd = versionStart &+ versionLength
+        // value OCTET STRING, ending the SEQUENCE exactly
+        guard end &- versionEnd >= 2, p[versionEnd] == 0x04,
+              let (valueStart, valueLength) = length(p, at: versionEnd &+ 1, within: end),
+              valueLength == end &- valueStart
+        else { return nil }
+        return AttributeSlot(
+            offset: position,
+            type: Range(uncheckedBounds: (typeStart, typeEnd)),
+            version: Range(uncheckedBounds: (versionStart, versionEnd)),
+            valueOffset: versionEnd,
+            value: Range(uncheckedBounds: (valueStart, end))
+        )
+    }
+
+    /// The length octets at `index` (< `limit`, which is at most `p.count`): the content start and
+    /// length when they are in short form or minimal `81 xx` / `82 xx xx` long form and the content
+    /// fits before `limit`, as `DERCursor.element` reads them; `nil` otherwise.
+    @inline(__always)
+    private static func length(_ p: UnsafeBufferPointer<UInt8>, at index: Int, within limit: Int) -> (Int, Int)? {
+        let first = p[index]
+        let start: Int
+        let length: Int
+        if first < 0x80 {
+            start = index &+ 1
+            length = Int(first)
+        } else if first == 0x81 {
+            guard limit &- index >= 2 else { return nil }
+            start = index &+ 2
+            length = Int(p[index &+ 1])
+            guard length >= 0x80 else { return nil }  // non-minimal
+        } else if first == 0x82 {
+            guard limit &- index >= 3, p[index &+ 1] != 0 else { return nil }  // no leading zero, so >= 0x100
+            start = index &+ 3
+            length = Int(p[index &+ 1]) << 8 | Int(p[index &+ 2])
+        } else {
+            return nil
+        }
+        guard length <= limit &- start else { return nil }
+        return (start, length)
     }
 }
