@@ -124,7 +124,19 @@ public enum RFC3339 {
         guard isInRange(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
             return nil
         }
-        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // daysSinceEpoch's arithmetic on non-negative values, in unsigned division (the shifted
+        // year is negative only for January and February of year 0, left to the signed version).
+        guard year > 0 || month > 2 else {
+            return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        }
+        let y = UInt(bitPattern: month <= 2 ? year &- 1 : year)  // 0…9999
+        let era = y / 400
+        let yearOfEra = y &- era &* 400
+        let shiftedMonth = UInt(bitPattern: month > 2 ? month &- 3 : month &+ 9)  // 0…11
+        let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ UInt(bitPattern: day) &- 1
+        let dayOfEra = yearOfEra &* 365 &+ yearOfEra / 4 &- yearOfEra / 100 &+ dayOfYear
+        let days = Int(bitPattern: era &* 146_097 &+ dayOfEra) &- 719_468
+        return Date(timeIntervalSince1970: Double(days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ second))
     }
 
     /// The range checks of both readers: month 1–12, day within its month, hour 0–23, minute 0–59,

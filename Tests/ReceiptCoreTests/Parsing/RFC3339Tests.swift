@@ -64,6 +64,16 @@ import Testing
             if canonical != nil { accepted += 1 }
         }
         #expect(accepted > 5_000)
+        // The ends of the range and the months around the shifted year's start.
+        for body in ["0000-01-01T00:00:00", "0000-02-29T23:59:60", "0000-03-01T00:00:00", "0001-01-01T00:00:00",
+                     "0004-02-29T12:00:00", "1969-12-31T23:59:59", "1970-01-01T00:00:00", "2000-02-29T00:00:00",
+                     "2100-03-01T00:00:00", "9999-12-31T23:59:60"] {
+            let canonical = RFC3339.parse(body + "Z")
+            #expect(canonical != nil, "\(body)")
+            #expect(canonical == RFC3339.parse(body + "+00:00"), "\(body)")
+        }
+        #expect(RFC3339.parse("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
+        #expect(RFC3339.parse("2000-03-01T00:00:00Z") == Date(timeIntervalSince1970: 951_868_800))
         // Non-digits where digits belong.
         for text in ["2015-08-1307:50:46ZZ", "2015-0a-13T07:50:46Z", "2015-08-13T07:5/:46Z", "201:-08-13T07:50:46Z"] {
             #expect(RFC3339.parse(text) == nil, "\(text)")
