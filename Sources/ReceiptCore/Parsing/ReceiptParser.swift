@@ -726,7 +726,7 @@ private enum StrictValue {
             if content.isEmpty {
                 date = nil
             } else {
-                guard let parsed = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return false }
+                guard let parsed = memo.date(bytes, content) else { return false }
                 date = parsed
             }
             switch type {

@@ -1,7 +1,14 @@
-/// The strict parsing lane's memory of the last few strings it decoded from one payload, so that
-/// a string whose bytes repeat (the product id of every renewal, an original transaction id equal
-/// to the transaction id) is shared instead of decoded and allocated again. Dates are not kept:
-/// the canonical RFC 3339 reader costs less than looking them up.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The strict parsing lane's memory of the last few strings and canonical dates it decoded from
+/// one payload, so that a value whose bytes repeat (the product id of every renewal, an original
+/// transaction id equal to the transaction id, an original purchase date equal to the purchase
+/// date) is shared instead of decoded (and, for a string, allocated) again. Only 20-byte dates
+/// (`YYYY-MM-DDTHH:MM:SSZ`) are kept, compared with three word loads.
 ///
 /// Entries are ranges of the one buffer being parsed, compared byte for byte; the
 /// result is the very value decoding those bytes would give. Fixed size, no allocation of its own.
@@ -18,6 +25,10 @@ struct RepeatedValueMemo {
     private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
     private var strings: (String, String, String, String) = ("", "", "", "")
     private var nextString = 0
+    /// The offsets of the last two 20-byte dates (-1: none) and their values.
+    private var dateStarts = (-1, -1)
+    private var dates = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0))
+    private var nextDate = 0
 
     init() {}
 
@@ -28,6 +39,7 @@ struct RepeatedValueMemo {
         base = pointer
         lastRange = 0..<0
         ranges = (0..<0, 0..<0, 0..<0, 0..<0)
+        dateStarts = (-1, -1)
     }
 
     /// The string of the bytes at `content` of `bytes` when they are all ASCII, else nil. An entry
@@ -92,6 +104,32 @@ struct RepeatedValueMemo {
             for offset in 0..<count { bits |= UInt64(start[offset]) }
         }
         return bits & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// ``RFC3339/parse(utf8:)`` of the bytes at `content` of `bytes` (nil when they are not a date).
+    mutating func date(_ bytes: UnsafeBufferPointer<UInt8>, _ content: Range<Int>) -> Date? {
+        guard content.count == 20, let pointer = bytes.baseAddress else {
+            return RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content]))
+        }
+        use(pointer)
+        let start = content.lowerBound
+        if dateStarts.0 >= 0, Self.equal20(pointer + dateStarts.0, pointer + start) { return dates.0 }
+        if dateStarts.1 >= 0, Self.equal20(pointer + dateStarts.1, pointer + start) { return dates.1 }
+        guard let value = RFC3339.parse(utf8: UnsafeBufferPointer(rebasing: bytes[content])) else { return nil }
+        if nextDate == 0 { (dateStarts.0, dates.0) = (start, value) } else { (dateStarts.1, dates.1) = (start, value) }
+        nextDate ^= 1
+        return value
+    }
+
+    /// Whether the 20 bytes at `a` and at `b` (both inside the buffer) are equal.
+    @inline(__always)
+    private static func equal20(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>) -> Bool {
+        let left = UnsafeRawPointer(a)
+        let right = UnsafeRawPointer(b)
+        let first = left.loadUnaligned(as: UInt64.self) ^ right.loadUnaligned(as: UInt64.self)
+        let second = left.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ right.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let third = left.loadUnaligned(fromByteOffset: 16, as: UInt32.self) ^ right.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
+        return first | second | UInt64(third) == 0
     }
 
     /// Keeps a newly decoded long string as the last one and in the ring.
