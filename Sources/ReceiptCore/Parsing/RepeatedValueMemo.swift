@@ -14,11 +14,11 @@ import Foundation
 /// result is the very value decoding those bytes would give. Fixed size, no allocation of its own.
 struct RepeatedValueMemo {
     /// Strings longer than this are kept in the four-entry ring; shorter ones (stored inline by
-    /// `String`) are only compared with the string decoded just before.
+    /// `String`) are only compared with the short string decoded just before.
     private static let smallStringLimit = 15
 
     private var base: UnsafePointer<UInt8>?
-    /// The string decoded last, of any length (an empty range matches nothing).
+    /// The short string decoded last (an empty range matches nothing).
     private var lastRange = 0..<0
     private var lastString = ""
     /// The last four long strings.
@@ -49,9 +49,7 @@ struct RepeatedValueMemo {
             return content.isEmpty ? "" : nil
         }
         use(pointer)
-        if Self.same(pointer, lastRange, content) { return lastString }
-        let long = content.count > Self.smallStringLimit
-        if long {
+        if content.count > Self.smallStringLimit {
             let found: String
             if Self.same(pointer, ranges.0, content) {
                 found = strings.0
@@ -65,10 +63,9 @@ struct RepeatedValueMemo {
                 guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
                 return remember(Self.asciiString(pointer + content.lowerBound, count: content.count), at: content)
             }
-            lastRange = content
-            lastString = found
             return found
         }
+        if Self.same(pointer, lastRange, content) { return lastString }
         guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
         let value = Self.asciiString(pointer + content.lowerBound, count: content.count)
         lastRange = content
@@ -132,10 +129,8 @@ struct RepeatedValueMemo {
         return first | second | UInt64(third) == 0
     }
 
-    /// Keeps a newly decoded long string as the last one and in the ring.
+    /// Keeps a newly decoded long string in the ring.
     private mutating func remember(_ value: String, at content: Range<Int>) -> String {
-        lastRange = content
-        lastString = value
         switch nextString {
         case 0: (ranges.0, strings.0) = (content, value)
         case 1: (ranges.1, strings.1) = (content, value)
