@@ -384,8 +384,8 @@ public enum ReceiptParser {
     /// ``apply(_:to:seen:base:)`` itself.
     ///
     /// `purchase` (a fresh `InAppPurchase()`) is filled in place; the walk is the one
-    /// ``StrictAttributeSet/forEachAttribute(_:in:maximumCount:_:)`` does, written out so that no
-    /// closure captures the purchase.
+    /// ``StrictAttributeSet/forEachAttribute(_:in:maximumCount:_:)`` does, written out as a loop
+    /// (no per-attribute closure).
     ///
     /// - Returns: `false` when the SET at `range` is not in the strict shape, with `purchase` reset
     ///   to `InAppPurchase()` (the caller then uses the general reader, which decides every problem,
