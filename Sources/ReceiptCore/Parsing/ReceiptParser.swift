@@ -200,9 +200,7 @@ public enum ReceiptParser {
     /// - Returns: nil when the payload has no attribute 12 or it holds an empty string.
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
     public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
-        if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
-            return try creationDate(in: slots, of: payload)
-        }
+        if let date = try strictCreationDate(in: payload, range: 0..<payload.count) { return date }
         let (reader, attributes) = try topLevelAttributes(payload)
         var found: Date?
         var seen = false
@@ -222,25 +220,41 @@ public enum ReceiptParser {
     /// strict DER (the same result; only thrown offsets are relative to `bytes`), otherwise from a
     /// copy through the general reader.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
-        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else {
+        guard let date = try strictCreationDate(in: bytes, range: range) else {
             return try creationDate(in: Array(bytes[range]))
         }
-        return try creationDate(in: slots, of: bytes)
+        return date
     }
 
-    /// Attribute 12 among the strict lane's `slots` of `bytes` (nil when absent or empty; an error
-    /// when it appears twice or its date is malformed).
-    private static func creationDate(in slots: [AttributeSlot], of bytes: [UInt8]) throws(ReceiptValidationError) -> Date? {
+    /// Attribute 12 of the SET at `range` of `bytes`, read in one strict-lane walk (no array of
+    /// attributes): `nil` when the SET is not in the strict shape, `.some(nil)` when attribute 12 is
+    /// absent or empty. Throws when it appears twice or its date is malformed (the first of these
+    /// in encoded order), only once the whole SET is known to be in the strict shape.
+    private static func strictCreationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date?? {
         var found: Date?
         var seen = false
-        for slot in slots where ASN1Integer.decode(bytes[slot.type]) == 12 {
-            guard !seen else {
-                throw ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)
+        var failure: ReceiptValidationError?
+        var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumAttributeCount) { slot in
+                guard !failed, ASN1Integer.decode(bytes[slot.type]) == 12 else { return }
+                guard !seen else {
+                    failure = ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)
+                    failed = true
+                    return
+                }
+                seen = true
+                do throws(ReceiptValidationError) {
+                    found = try Field(slot, bytes: bytes, code: .malformedReceipt).date()
+                } catch {
+                    failure = error
+                    failed = true
+                }
             }
-            seen = true
-            found = try Field(slot, bytes: bytes, code: .malformedReceipt).date()
         }
-        return found
+        guard isStrict else { return nil }
+        if let failure { throw failure }
+        return .some(found)
     }
 
     /// Whether Apple documents the attribute type (then a malformed value is an error, not raw data).

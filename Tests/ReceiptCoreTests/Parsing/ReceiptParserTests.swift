@@ -147,6 +147,28 @@ enum DER {
         #expect(throws: ReceiptValidationError.self) { try ReceiptParser.parse(payload) }
     }
 
+    /// The creation date is read in one walk that defers its errors until the whole SET is known to
+    /// be strict DER: a second attribute 12 and a malformed date are reported in encoded order, at
+    /// the offending attribute, and the general reader decides for anything that is not strict DER.
+    @Test func creationDateErrorsComeInEncodedOrder() throws {
+        let date = DER.attribute(12, DER.ia5("2024-01-02T03:04:05Z"))
+        let bad = DER.attribute(12, DER.ia5("yesterday"))
+        let twice = DER.set([date, DER.attribute(3, DER.utf8("1")), date])
+        let duplicate = #expect(throws: ReceiptValidationError.self) { try ReceiptParser.creationDate(in: twice) }
+        #expect(duplicate?.message.contains("more than once") == true)
+        #expect(duplicate?.offset == 2 + date.count + DER.attribute(3, DER.utf8("1")).count)
+        let badFirst = #expect(throws: ReceiptValidationError.self) { try ReceiptParser.creationDate(in: DER.set([bad, date])) }
+        #expect(badFirst?.message.contains("RFC 3339") == true)
+        let badSecond = #expect(throws: ReceiptValidationError.self) { try ReceiptParser.creationDate(in: DER.set([date, bad])) }
+        #expect(badSecond?.message.contains("more than once") == true)
+        // Not strict DER after the date (a long-form length on a later attribute): the general reader, same answer.
+        var ber = date
+        ber += [0x30, 0x81, 0x0B] + Array(DER.attribute(3, DER.utf8("1")).dropFirst(2))
+        let payload = [0x31, UInt8(ber.count)] + ber
+        #expect(try ReceiptParser.creationDate(in: payload) == RFC3339.parse("2024-01-02T03:04:05Z"))
+        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: 10) == nil)
+    }
+
     @Test func duplicateBundleIDIsRejected() {
         let payload = minimal([DER.attribute(2, DER.utf8("com.evil.app"))])
         let error = #expect(throws: ReceiptValidationError.self) { try ReceiptParser.parse(payload) }
