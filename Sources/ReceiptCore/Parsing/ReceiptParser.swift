@@ -419,7 +419,7 @@ public enum ReceiptParser {
             var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
             while position < content.upperBound {
                 guard count < maximumInAppAttributeCount,
-                      let slot = StrictAttributeSet.attribute(cursor, at: position, within: content.upperBound)
+                      let slot = StrictAttributeSet.inAppAttribute(cursor, at: position, within: content.upperBound)
                 else { return false }
                 count += 1
                 position = slot.value.upperBound

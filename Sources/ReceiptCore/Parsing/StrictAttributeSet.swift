@@ -66,6 +66,32 @@ enum StrictAttributeSet {
         return set.contentStart..<set.end
     }
 
+    /// ``attribute(_:at:within:)`` for an in-app purchase's attribute: first the usual shape there,
+    /// `30 L 02 02 t t 02 01 v 04 (L-9) …` (a two-octet type, a one-octet version, every length in
+    /// short form), checked with one eight-octet load; that is the shape `shortFormAttribute` reads
+    /// into the same slot. Anything else goes to ``attribute(_:at:within:)``.
+    @inline(__always)
+    static func inAppAttribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+        let p = cursor.bytes
+        if position >= 0, limit <= p.count, limit &- position >= 11, let base = p.baseAddress {
+            // Offsets up to position + 10 are below limit (checked above), itself at most p.count.
+            let head = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let length = Int(truncatingIfNeeded: head >> 8) & 0xFF
+            // 30 · 02 02 · · 02 01 (the length and the type octets masked out)
+            if head & 0xFFFF_0000_FFFF_00FF == 0x0102_0000_0202_0030, length < 0x80, length >= 9, length <= limit &- position &- 2,
+               p[position &+ 9] == 0x04, Int(p[position &+ 10]) == length &- 9 {
+                return AttributeSlot(
+                    offset: position,
+                    type: Range(uncheckedBounds: (position &+ 4, position &+ 6)),
+                    version: Range(uncheckedBounds: (position &+ 8, position &+ 9)),
+                    valueOffset: position &+ 9,
+                    value: Range(uncheckedBounds: (position &+ 11, position &+ 2 &+ length))
+                )
+            }
+        }
+        return attribute(cursor, at: position, within: limit)
+    }
+
     /// The attribute SEQUENCE at `position`, which must end at or before `limit`, in the strict
     /// shape (its value ends the SEQUENCE, so the next attribute starts at `value.upperBound`);
     /// `nil` for anything else.
