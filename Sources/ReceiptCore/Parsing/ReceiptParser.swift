@@ -414,6 +414,7 @@ public enum ReceiptParser {
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
             guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
             let cursor = DERCursor(pointer)
+            memo.rawAttributes.begin(pointer)
             var position = content.lowerBound
             var count = 0
             var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
@@ -426,6 +427,7 @@ public enum ReceiptParser {
                 guard !failed, !StrictValue.apply(slot, pointer, to: &purchase, seen: &seen, memo: &memo) else { continue }
                 do throws(ReceiptValidationError) {
                     try apply(Field(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, seen: &seen, base: 0)
+                    memo.rawAttributes.adoptGeneralAppends(into: &purchase.otherAttributes)
                 } catch {
                     failure = error
                     failed = true
@@ -438,6 +440,7 @@ public enum ReceiptParser {
             return false
         }
         if let failure { throw failure }
+        memo.rawAttributes.finish(into: &purchase.otherAttributes)
         return true
     }
 
@@ -754,10 +757,7 @@ private enum StrictValue {
         default:
             // Not a typed field (and not single-valued): kept raw, as the general path does.
             guard !ReceiptParser.isSingleValuedInApp(type) else { return false }
-            purchase.otherAttributes.append(ReceiptAttribute(
-                typeBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.type])),
-                versionBytes: Array(UnsafeBufferPointer(rebasing: bytes[slot.version])),
-                value: Array(UnsafeBufferPointer(rebasing: bytes[slot.value]))))
+            memo.rawAttributes.append(bytes, type: slot.type, version: slot.version, value: slot.value, into: &purchase.otherAttributes)
             return true
         }
         seen.insert(type)

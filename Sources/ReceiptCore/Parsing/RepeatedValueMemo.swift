@@ -11,7 +11,8 @@ import Foundation
 /// (`YYYY-MM-DDTHH:MM:SSZ`) are kept, compared with three word loads.
 ///
 /// Entries are ranges of the one buffer being parsed, compared byte for byte; the
-/// result is the very value decoding those bytes would give. Fixed size, no allocation of its own.
+/// result is the very value decoding those bytes would give. The string and date entries are fixed
+/// in size and allocate nothing of their own.
 struct RepeatedValueMemo {
     /// Strings longer than this are kept in the four-entry ring; shorter ones (stored inline by
     /// `String`) are only compared with the short string decoded just before.
@@ -29,6 +30,8 @@ struct RepeatedValueMemo {
     private var dateStarts = (-1, -1)
     private var dates = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0))
     private var nextDate = 0
+    /// The raw attributes of the purchase decoded last (see ``RawAttributeListMemo``).
+    var rawAttributes = RawAttributeListMemo()
 
     init() {}
 

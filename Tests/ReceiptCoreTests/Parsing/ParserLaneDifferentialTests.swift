@@ -46,7 +46,7 @@ import Testing
 
     /// Re-encodes an attribute SET (top level or in-app) with long-form lengths throughout its
     /// structure, leaving every value's bytes as they are (an in-app value is re-encoded recursively).
-    private static func reencodeAttributeSet(_ set: ArraySlice<UInt8>, inApp: Bool) throws -> [UInt8] {
+    static func reencodeAttributeSet(_ set: ArraySlice<UInt8>, inApp: Bool) throws -> [UInt8] {
         let outer = try elements(set)
         try #require(outer.count == 1 && outer[0].tag == 0x31)
         var body: [UInt8] = []
