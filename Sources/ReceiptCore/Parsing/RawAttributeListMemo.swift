@@ -40,6 +40,7 @@ struct RawAttributeListMemo {
 
     /// Starts a purchase read from `bytes`, whose `otherAttributes` is empty. Forgets the template
     /// when `bytes` is not the buffer it was read from.
+    @inline(__always)
     mutating func begin(_ bytes: UnsafeBufferPointer<UInt8>) {
         if base != bytes.baseAddress {
             base = bytes.baseAddress
@@ -49,7 +50,7 @@ struct RawAttributeListMemo {
         count = 0
         matching = true
         rangesComplete = true
-        currentRanges.removeAll(keepingCapacity: true)
+        if !currentRanges.isEmpty { currentRanges.removeAll(keepingCapacity: true) }
     }
 
     /// Appends the raw attribute whose type, version and value content octets lie at the given
@@ -98,6 +99,7 @@ struct RawAttributeListMemo {
     /// Ends the current purchase (decoded whole by the strict lane): shares the template when the
     /// purchase's raw attributes are exactly the template's, and otherwise keeps the purchase's
     /// list as the next template when all its ranges are known.
+    @inline(__always)
     mutating func finish(into list: inout [ReceiptAttribute]) {
         if matching {
             guard count > 0 else { return }
