@@ -39,38 +39,120 @@ public enum ReceiptParser {
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` or
     ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` with the byte offset of the problem.
     public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
-        // Strict DER lane: the common shape read into plain offsets (no tree, no per-attribute
+        try parse(payload, purchaseCountHint: nil)
+    }
+
+    /// ``parse(_:)`` with the number of in-app purchases the payload is expected to hold (the
+    /// validator counts them when it reads the creation date before verification). The hint only
+    /// sizes the purchase array (and spares the strict lane a counting walk); the result is the
+    /// same whatever it says.
+    static func parse(_ payload: [UInt8], purchaseCountHint: Int?) throws(ReceiptValidationError) -> Receipt {
+        // Strict DER lane: the common shape read in place in one walk (no tree, no per-attribute
         // allocation). Anything else takes the general BER reader, which reports the problems.
-        if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
-            var purchases = 0
-            for slot in slots where isInAppPurchase(slot, in: payload) {
-                try checkRoomForPurchase(after: purchases, offset: slot.offset)
-                purchases += 1
-            }
-            return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
-                Field(slots[index], bytes: payload, code: .malformedReceipt)
-            }
+        if let receipt = try decodeStrict(payload, in: 0..<payload.count, purchaseCountHint: purchaseCountHint, limitIsError: true) {
+            return receipt
         }
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
-        return try decodeReceipt(count: attributes.count, purchaseCapacity: 0, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in
+        return try decodeReceipt(count: attributes.count, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in
             try Field(attributes[index], reader: reader, code: .malformedReceipt)
         }
     }
 
     /// Decodes the payload lying at `range` of `bytes` (the verified-chain cache's fast path parses
     /// the content in place, without copying it). Strict DER at the top level only: `nil` for
-    /// anything else. Error offsets, if thrown, are relative to `bytes`, not to the payload.
+    /// anything else, and for more than ``maximumInAppPurchaseCount`` purchases. Error offsets, if
+    /// thrown, are relative to `bytes`, not to the payload.
     static func parseInPlace(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
-        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
-        var purchases = 0
-        for slot in slots where isInAppPurchase(slot, in: bytes) {
-            purchases += 1
-            guard purchases <= maximumInAppPurchaseCount else { return nil }
+        try decodeStrict(bytes, in: range, purchaseCountHint: nil, limitIsError: false)
+    }
+
+    /// The strict lane: the attribute SET at `range` of `bytes` read and decoded in one walk
+    /// (``StrictAttributeSet``'s), each attribute applied as the general lane applies it.
+    ///
+    /// - Returns: `nil` when the SET is not in the strict shape (nothing thrown: the general
+    ///   reader then decides every problem), or when it holds too many purchases and
+    ///   `limitIsError` is false.
+    /// - Throws: the purchase-limit error (when `limitIsError`), else the first attribute's error in
+    ///   encoded order, only once the whole SET is known to be in the strict shape, so the answer
+    ///   is the one a shape-first reading gives.
+    private static func decodeStrict(
+        _ bytes: [UInt8], in range: Range<Int>, purchaseCountHint: Int?, limitIsError: Bool
+    ) throws(ReceiptValidationError) -> Receipt? {
+        let expectedPurchases: Int
+        if let purchaseCountHint {
+            expectedPurchases = purchaseCountHint
+        } else {
+            guard let counted = strictPurchaseCount(bytes, in: range) else { return nil }
+            expectedPurchases = counted
         }
-        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
-            Field(slots[index], bytes: bytes, code: .malformedReceipt)
+        var receipt = Receipt()
+        // The purchases' elements are made at once (copies of one empty purchase) and each is
+        // decoded in place; more are appended if needed, and any left unused are removed at the end.
+        receipt.inAppPurchases = Array(repeating: InAppPurchase(), count: min(max(expectedPurchases, 0), maximumInAppPurchaseCount))
+        var purchaseCount = 0  // every type 17 attribute, decoded or not
+        var limitOffset: Int?
+        var failure: ReceiptValidationError?
+        var failed = false  // failure != nil or the limit passed, kept as a flag: comparing the optional error copies it
+        var seen = SeenTypes()
+        var memo = RepeatedValueMemo()
+        let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
+            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
+            let cursor = DERCursor(pointer)
+            var position = content.lowerBound
+            var count = 0
+            while position < content.upperBound {
+                guard count < maximumAttributeCount,
+                      let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
+                else { return false }
+                count += 1
+                position = slot.value.upperBound
+                let isPurchase = isInAppPurchase(slot, in: bytes)
+                if isPurchase {
+                    guard purchaseCount < maximumInAppPurchaseCount else {
+                        if limitOffset == nil { limitOffset = slot.offset }
+                        failed = true
+                        continue
+                    }
+                    purchaseCount += 1
+                }
+                guard !failed else { continue }
+                do throws(ReceiptValidationError) {
+                    if isPurchase {
+                        let index = purchaseCount - 1
+                        if index == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
+                        try parseInAppPurchase(
+                            valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
+                            into: &receipt.inAppPurchases[index], memo: &memo)
+                    } else {
+                        try apply(Field(slot, bytes: bytes, code: .malformedReceipt), to: &receipt, seen: &seen)
+                    }
+                } catch {
+                    failure = error
+                    failed = true
+                }
+            }
+            return true
         }
+        guard isStrict else { return nil }
+        if let limitOffset {
+            guard limitIsError else { return nil }
+            try checkRoomForPurchase(after: maximumInAppPurchaseCount, offset: limitOffset)
+        }
+        if let failure { throw failure }
+        if purchaseCount < receipt.inAppPurchases.count { receipt.inAppPurchases.removeSubrange(purchaseCount...) }
+        return receipt
+    }
+
+    /// The number of type 17 attributes of the SET at `range` when it is in the strict shape, else `nil`.
+    private static func strictPurchaseCount(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+        var count = 0
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumAttributeCount) { slot in
+                if isInAppPurchase(slot, in: bytes) { count += 1 }
+            }
+        }
+        return isStrict ? count : nil
     }
 
     /// Whether a strict-lane attribute's type INTEGER is 17 (a one-octet type is read directly;
@@ -91,116 +173,98 @@ public enum ReceiptParser {
         }
     }
 
-    /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
-    /// structural error when reached, as the BER lane does).
-    ///
-    /// `strictSlots` (the strict lane's attributes, when it read them) lets a type 17 attribute go
-    /// straight to its purchase without building its `Field` (same checks, same order).
+    /// The general lane's attribute loop: `field(i)` reads attribute `i` (and may throw its
+    /// structural error when reached).
     private static func decodeReceipt(
-        count: Int, purchaseCapacity: Int, bytes: [UInt8], strictSlots: [AttributeSlot]? = nil,
-        field fieldAt: (Int) throws(ReceiptValidationError) -> Field
+        count: Int, bytes: [UInt8], field fieldAt: (Int) throws(ReceiptValidationError) -> Field
     ) throws(ReceiptValidationError) -> Receipt {
         var receipt = Receipt()
-        // The strict lane counted the purchases: their elements are made at once (copies of one
-        // empty purchase) and each is decoded in place; more are appended if needed, and any left
-        // unused are removed at the end.
-        receipt.inAppPurchases = Array(repeating: InAppPurchase(), count: purchaseCapacity)
-        var purchaseCount = 0
         var seen = SeenTypes()
         var memo = RepeatedValueMemo()
-
         for index in 0..<count {
-            if let strictSlots {
-                let slot = strictSlots[index]
-                if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
-                    try checkRoomForPurchase(after: purchaseCount, offset: slot.offset)
-                    if purchaseCount == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
-                    try parseInAppPurchase(
-                        valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
-                        into: &receipt.inAppPurchases[purchaseCount], memo: &memo)
-                    purchaseCount += 1
-                    continue
-                }
-            }
             let field = try fieldAt(index)
-            guard let type = field.type else {
-                receipt.otherAttributes.append(field.raw())
+            if field.type == 17 {
+                try checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: field.offset)
+                receipt.inAppPurchases.append(InAppPurchase())
+                try parseInAppPurchase(field, bytes: bytes, into: &receipt.inAppPurchases[receipt.inAppPurchases.count - 1], memo: &memo)
                 continue
             }
-            if type == 17 {
-                try checkRoomForPurchase(after: purchaseCount, offset: field.offset)
-                if purchaseCount == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
-                try parseInAppPurchase(field, bytes: bytes, into: &receipt.inAppPurchases[purchaseCount], memo: &memo)
-                purchaseCount += 1
-                continue
-            }
-            if isSingleValued(type) {
-                if seen.contains(type) {
-                    if isDocumented(type) {
-                        throw ReceiptValidationError(
-                            .malformedReceipt, "Attribute type \(type) appears more than once.", offset: field.offset
-                        )
-                    }
-                    receipt.otherAttributes.append(field.raw())
-                    continue
-                }
-                seen.insert(type)
-            }
-            switch type {
-            case 0:
-                if let text = field.undocumentedString() {
-                    receipt.environment = ReceiptEnvironment(rawValue: text)
-                } else {
-                    receipt.otherAttributes.append(field.raw())
-                }
-            case 1:
-                if let number = field.undocumentedInteger() { receipt.appItemID = number } else { receipt.otherAttributes.append(field.raw()) }
-            case 2:
-                receipt.bundleID = try field.string()
-                receipt.bundleIDAttributeBytes = field.valueBytes()
-            case 3:
-                receipt.applicationVersion = try field.string()
-            case 4:
-                receipt.opaqueValue = field.valueBytes()
-            case 5:
-                receipt.sha1Hash = field.valueBytes()
-            case 8:
-                if let date = field.undocumentedDate() { receipt.requestDate = date } else { receipt.otherAttributes.append(field.raw()) }
-            case 10:
-                if let text = field.undocumentedString() { receipt.ageRating = text } else { receipt.otherAttributes.append(field.raw()) }
-            case 12:
-                receipt.creationDate = try field.date()
-            case 15:
-                if let number = field.undocumentedInteger() { receipt.downloadID = number } else { receipt.otherAttributes.append(field.raw()) }
-            case 16:
-                if let number = field.undocumentedInteger() {
-                    receipt.versionExternalIdentifier = number
-                } else {
-                    receipt.otherAttributes.append(field.raw())
-                }
-            case 18:
-                if let date = field.undocumentedDate() {
-                    receipt.originalPurchaseDate = date
-                } else {
-                    receipt.otherAttributes.append(field.raw())
-                }
-            case 19:
-                receipt.originalApplicationVersion = try field.string()
-            case 21:
-                receipt.expirationDate = try field.date()
-            default:
-                receipt.otherAttributes.append(field.raw())
-            }
+            try apply(field, to: &receipt, seen: &seen)
         }
-        if purchaseCount < receipt.inAppPurchases.count { receipt.inAppPurchases.removeSubrange(purchaseCount...) }
         return receipt
+    }
+
+    /// One top-level attribute other than an in-app purchase applied to the receipt (both lanes).
+    private static func apply(_ field: Field, to receipt: inout Receipt, seen: inout SeenTypes) throws(ReceiptValidationError) {
+        guard let type = field.type else {
+            receipt.otherAttributes.append(field.raw())
+            return
+        }
+        if isSingleValued(type) {
+            if seen.contains(type) {
+                if isDocumented(type) {
+                    throw ReceiptValidationError(
+                        .malformedReceipt, "Attribute type \(type) appears more than once.", offset: field.offset
+                    )
+                }
+                receipt.otherAttributes.append(field.raw())
+                return
+            }
+            seen.insert(type)
+        }
+        switch type {
+        case 0:
+            if let text = field.undocumentedString() {
+                receipt.environment = ReceiptEnvironment(rawValue: text)
+            } else {
+                receipt.otherAttributes.append(field.raw())
+            }
+        case 1:
+            if let number = field.undocumentedInteger() { receipt.appItemID = number } else { receipt.otherAttributes.append(field.raw()) }
+        case 2:
+            receipt.bundleID = try field.string()
+            receipt.bundleIDAttributeBytes = field.valueBytes()
+        case 3:
+            receipt.applicationVersion = try field.string()
+        case 4:
+            receipt.opaqueValue = field.valueBytes()
+        case 5:
+            receipt.sha1Hash = field.valueBytes()
+        case 8:
+            if let date = field.undocumentedDate() { receipt.requestDate = date } else { receipt.otherAttributes.append(field.raw()) }
+        case 10:
+            if let text = field.undocumentedString() { receipt.ageRating = text } else { receipt.otherAttributes.append(field.raw()) }
+        case 12:
+            receipt.creationDate = try field.date()
+        case 15:
+            if let number = field.undocumentedInteger() { receipt.downloadID = number } else { receipt.otherAttributes.append(field.raw()) }
+        case 16:
+            if let number = field.undocumentedInteger() {
+                receipt.versionExternalIdentifier = number
+            } else {
+                receipt.otherAttributes.append(field.raw())
+            }
+        case 18:
+            if let date = field.undocumentedDate() {
+                receipt.originalPurchaseDate = date
+            } else {
+                receipt.otherAttributes.append(field.raw())
+            }
+        case 19:
+            receipt.originalApplicationVersion = try field.string()
+        case 21:
+            receipt.expirationDate = try field.date()
+        default:
+            receipt.otherAttributes.append(field.raw())
+        }
     }
 
     /// Reads only the creation date (attribute 12), to choose the verification time before a full parse.
     /// - Returns: nil when the payload has no attribute 12 or it holds an empty string.
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
     public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
-        if let date = try strictCreationDate(in: payload, range: 0..<payload.count) { return date }
+        var purchaseCount = 0
+        if let date = try strictCreationDate(in: payload, range: 0..<payload.count, purchaseCount: &purchaseCount) { return date }
         let (reader, attributes) = try topLevelAttributes(payload)
         var found: Date?
         var seen = false
@@ -220,23 +284,36 @@ public enum ReceiptParser {
     /// strict DER (the same result; only thrown offsets are relative to `bytes`), otherwise from a
     /// copy through the general reader.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
-        guard let date = try strictCreationDate(in: bytes, range: range) else {
-            return try creationDate(in: Array(bytes[range]))
+        try creationDateAndPurchaseCount(in: bytes, range: range).creationDate
+    }
+
+    /// ``creationDate(in:range:)`` and, when the payload is strict DER (read in place in one walk),
+    /// the number of its in-app purchases, for ``parse(_:purchaseCountHint:)``.
+    static func creationDateAndPurchaseCount(
+        in bytes: [UInt8], range: Range<Int>
+    ) throws(ReceiptValidationError) -> (creationDate: Date?, purchaseCount: Int?) {
+        var purchaseCount = 0
+        guard let date = try strictCreationDate(in: bytes, range: range, purchaseCount: &purchaseCount) else {
+            return (try creationDate(in: Array(bytes[range])), nil)
         }
-        return date
+        return (date, purchaseCount)
     }
 
     /// Attribute 12 of the SET at `range` of `bytes`, read in one strict-lane walk (no array of
     /// attributes): `nil` when the SET is not in the strict shape, `.some(nil)` when attribute 12 is
     /// absent or empty. Throws when it appears twice or its date is malformed (the first of these
-    /// in encoded order), only once the whole SET is known to be in the strict shape.
-    private static func strictCreationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date?? {
+    /// in encoded order), only once the whole SET is known to be in the strict shape. Counts the
+    /// type 17 attributes into `purchaseCount` on the way.
+    private static func strictCreationDate(
+        in bytes: [UInt8], range: Range<Int>, purchaseCount: inout Int
+    ) throws(ReceiptValidationError) -> Date?? {
         var found: Date?
         var seen = false
         var failure: ReceiptValidationError?
         var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
             StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumAttributeCount) { slot in
+                if isInAppPurchase(slot, in: bytes) { purchaseCount += 1 }
                 guard !failed, ASN1Integer.decode(bytes[slot.type]) == 12 else { return }
                 guard !seen else {
                     failure = ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)

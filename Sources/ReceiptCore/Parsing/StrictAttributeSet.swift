@@ -41,11 +41,9 @@ enum StrictAttributeSet {
         var position = content.lowerBound
         var count = 0
         while position < content.upperBound {
-            // A top-level attribute is often an in-app purchase, whose lengths are in long form.
-            guard count < maximumCount,
-                  let slot = longFormAttribute(pointer, at: position, within: content.upperBound)
-                    ?? attribute(cursor, at: position, within: content.upperBound)
-            else { return false }
+            guard count < maximumCount, let slot = topLevelAttribute(cursor, at: position, within: content.upperBound) else {
+                return false
+            }
             count += 1
             visit(slot)
             position = slot.value.upperBound
@@ -64,6 +62,13 @@ enum StrictAttributeSet {
               set.end == range.upperBound
         else { return nil }
         return set.contentStart..<set.end
+    }
+
+    /// ``attribute(_:at:within:)`` for a top-level attribute, which is often an in-app purchase,
+    /// whose lengths are in long form: that shape is tried first.
+    @inline(__always)
+    static func topLevelAttribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+        longFormAttribute(cursor.bytes, at: position, within: limit) ?? attribute(cursor, at: position, within: limit)
     }
 
     /// ``attribute(_:at:within:)`` for an in-app purchase's attribute: first the usual shape there,

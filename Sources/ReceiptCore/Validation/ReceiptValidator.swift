@@ -154,7 +154,7 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
-        let receipt = try ReceiptParser.parse(verified.content)
+        let receipt = try ReceiptParser.parse(verified.content, purchaseCountHint: inspection.purchaseCount)
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
@@ -173,6 +173,8 @@ public struct ReceiptValidator: Sendable {
         var embedsOnlyStoreKitCertificate = false
         /// The payload's creation date, if readable.
         var creationDate: Date?
+        /// The number of in-app purchases the payload seems to hold (sizes the parse's array only).
+        var purchaseCount: Int?
     }
 
     /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
@@ -183,7 +185,10 @@ public struct ReceiptValidator: Sendable {
             inspection.isReadable = true
             inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
                 && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
+            if let (creationDate, purchaseCount) = try? ReceiptParser.creationDateAndPurchaseCount(in: der, range: envelope.content) {
+                inspection.creationDate = creationDate
+                inspection.purchaseCount = purchaseCount
+            }
             return inspection
         }
         guard let container = try? PKCS7Container(bytes: der) else { return inspection }

@@ -1,5 +1,5 @@
 import Foundation
-import ReceiptCore
+@testable import ReceiptCore
 import Testing
 
 /// Every documented resource bound: input just over it is rejected with a clear error (and its
@@ -168,6 +168,12 @@ import Testing
         let error = Self.error { () throws(ReceiptValidationError) in try ReceiptParser.parse(over) }
         #expect(error?.code == .malformedReceipt)
         #expect(error?.message.contains("more than \(ReceiptParser.maximumInAppPurchaseCount) in-app purchases") == true, "\(String(describing: error))")
+        for hint in [0, ReceiptParser.maximumInAppPurchaseCount + 1] {
+            let hinted = Self.error { () throws(ReceiptValidationError) in try ReceiptParser.parse(over, purchaseCountHint: hint) }
+            #expect(hinted == error, "hint \(hint)")
+        }
+        // The cache's in-place parse leaves such a payload to the full path.
+        #expect(try ReceiptParser.parseInPlace(over, range: 0..<over.count) == nil)
 
         let atLimit = Self.tlv(0x31, content)
         #expect(try ReceiptParser.parse(atLimit).inAppPurchases.count == ReceiptParser.maximumInAppPurchaseCount)
