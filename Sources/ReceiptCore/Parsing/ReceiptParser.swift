@@ -41,16 +41,42 @@ public enum ReceiptParser {
     public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         // Strict DER lane: the common shape read into plain offsets (no tree, no per-attribute
         // allocation). Anything else takes the general BER reader, which reports the problems.
-        if let slots = StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: maximumAttributeCount) {
-            var purchases = 0
-            for slot in slots where isInAppPurchase(slot, in: payload) {
-                try checkRoomForPurchase(after: purchases, offset: slot.offset)
-                purchases += 1
-            }
-            return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: payload, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
-                Field(slots[index], bytes: payload, code: .malformedReceipt)
-            }
+        if let receipt = try parseStrict(payload, range: 0..<payload.count) { return receipt }
+        return try parseGeneral(payload)
+    }
+
+    /// ``parse(_:)`` of the payload lying at `range` of `bytes` (the verified content, where the
+    /// backend verified it): the same receipt or the same error, with offsets relative to the
+    /// payload. Strict DER is read in place; anything else goes through the general reader on a
+    /// copy of the payload.
+    static func parse(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt {
+        guard range != bytes.indices else { return try parse(bytes) }
+        do {
+            if let receipt = try parseStrict(bytes, range: range) { return receipt }
+        } catch {
+            var rebased = error
+            rebased.offset = error.offset.map { $0 - range.lowerBound }
+            throw rebased
         }
+        return try parseGeneral(Array(bytes[range]))
+    }
+
+    /// The strict DER lane over the SET at `range` of `bytes`: `nil` when it is not in the strict
+    /// shape. Thrown offsets are relative to `bytes`.
+    private static func parseStrict(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
+        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
+        var purchases = 0
+        for slot in slots where isInAppPurchase(slot, in: bytes) {
+            try checkRoomForPurchase(after: purchases, offset: slot.offset)
+            purchases += 1
+        }
+        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
+            Field(slots[index], bytes: bytes, code: .malformedReceipt)
+        }
+    }
+
+    /// The general BER lane, which also reports every structural problem.
+    private static func parseGeneral(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
         return try decodeReceipt(count: attributes.count, purchaseCapacity: 0, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in
