@@ -64,14 +64,58 @@ public enum ReceiptParser {
     /// The strict DER lane over the SET at `range` of `bytes`: `nil` when it is not in the strict
     /// shape. Thrown offsets are relative to `bytes`.
     private static func parseStrict(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
-        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
+        guard let shape = strictShape(bytes, range: range) else { return nil }
+        if let excess = shape.firstExcessPurchase { try checkRoomForPurchase(after: shape.purchases, offset: excess) }
+        return try decodeStrict(bytes, range: range, shape: shape)
+    }
+
+    /// What the strict lane's first walk over a SET found: how many attributes and purchases it
+    /// holds (purchases counted up to ``maximumInAppPurchaseCount``), and where the first purchase
+    /// beyond that maximum starts.
+    private struct StrictShape {
+        var attributes = 0
         var purchases = 0
-        for slot in slots where isInAppPurchase(slot, in: bytes) {
-            try checkRoomForPurchase(after: purchases, offset: slot.offset)
-            purchases += 1
+        var firstExcessPurchase: Int?
+    }
+
+    /// The strict lane's first walk: whether the SET at `range` of `bytes` is in the strict shape,
+    /// and its counts. Nothing is stored per attribute; ``decodeStrict(_:range:shape:)`` walks the
+    /// attributes again, so a large receipt needs no array of attribute offsets.
+    private static func strictShape(_ bytes: [UInt8], range: Range<Int>) -> StrictShape? {
+        var shape = StrictShape()
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumAttributeCount) { slot in
+                shape.attributes += 1
+                guard isInAppPurchase(slot, in: bytes) else { return }
+                if shape.purchases < maximumInAppPurchaseCount {
+                    shape.purchases += 1
+                } else if shape.firstExcessPurchase == nil {
+                    shape.firstExcessPurchase = slot.offset
+                }
+            }
         }
-        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
-            Field(slots[index], bytes: bytes, code: .malformedReceipt)
+        return isStrict ? shape : nil
+    }
+
+    /// The strict lane's second walk: decodes the attributes of a SET that ``strictShape(_:range:)``
+    /// found in the strict shape, read one after the other where they lie.
+    private static func decodeStrict(_ bytes: [UInt8], range: Range<Int>, shape: StrictShape) throws(ReceiptValidationError) -> Receipt {
+        try bytes.withUnsafeBufferPointer { pointer throws(ReceiptValidationError) -> Receipt in
+            let cursor = DERCursor(pointer)
+            guard let content = StrictAttributeSet.setContent(pointer, in: range) else {
+                throw ReceiptValidationError(.malformedReceipt, "The receipt payload is not an ASN.1 SET.", offset: range.lowerBound)
+            }
+            var position = content.lowerBound
+            let next = { () -> AttributeSlot? in
+                let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
+                if let slot { position = slot.value.upperBound }
+                return slot
+            }
+            return try decodeReceipt(count: shape.attributes, purchaseCapacity: shape.purchases, bytes: bytes, nextStrictSlot: next) {
+                (_: Int) throws(ReceiptValidationError) in
+                // Not reached: the strict lane reads each attribute through `next`.
+                throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed.", offset: range.lowerBound)
+            }
         }
     }
 
@@ -88,15 +132,8 @@ public enum ReceiptParser {
     /// the content in place, without copying it). Strict DER at the top level only: `nil` for
     /// anything else. Error offsets, if thrown, are relative to `bytes`, not to the payload.
     static func parseInPlace(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt? {
-        guard let slots = StrictAttributeSet.slots(bytes, in: range, maximumCount: maximumAttributeCount) else { return nil }
-        var purchases = 0
-        for slot in slots where isInAppPurchase(slot, in: bytes) {
-            purchases += 1
-            guard purchases <= maximumInAppPurchaseCount else { return nil }
-        }
-        return try decodeReceipt(count: slots.count, purchaseCapacity: purchases, bytes: bytes, strictSlots: slots) { (index: Int) throws(ReceiptValidationError) in
-            Field(slots[index], bytes: bytes, code: .malformedReceipt)
-        }
+        guard let shape = strictShape(bytes, range: range), shape.firstExcessPurchase == nil else { return nil }
+        return try decodeStrict(bytes, range: range, shape: shape)
     }
 
     /// Whether a strict-lane attribute's type INTEGER is 17 (a one-octet type is read directly;
@@ -120,10 +157,11 @@ public enum ReceiptParser {
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
     /// structural error when reached, as the BER lane does).
     ///
-    /// `strictSlots` (the strict lane's attributes, when it read them) lets a type 17 attribute go
-    /// straight to its purchase without building its `Field` (same checks, same order).
+    /// `nextStrictSlot` (the strict lane's walk, when it reads the attributes: it gives them in
+    /// order, each read where it lies) replaces `field`, and lets a type 17 attribute go straight
+    /// to its purchase without building its `Field` (same checks, same order).
     private static func decodeReceipt(
-        count: Int, purchaseCapacity: Int, bytes: [UInt8], strictSlots: [AttributeSlot]? = nil,
+        count: Int, purchaseCapacity: Int, bytes: [UInt8], nextStrictSlot: (() -> AttributeSlot?)? = nil,
         field fieldAt: (Int) throws(ReceiptValidationError) -> Field
     ) throws(ReceiptValidationError) -> Receipt {
         var receipt = Receipt()
@@ -136,8 +174,12 @@ public enum ReceiptParser {
         var memo = RepeatedValueMemo()
 
         for index in 0..<count {
-            if let strictSlots {
-                let slot = strictSlots[index]
+            let field: Field
+            if let nextStrictSlot {
+                guard let slot = nextStrictSlot() else {
+                    // Not reached: the first walk found `count` attributes in the strict shape.
+                    throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed.")
+                }
                 if slot.type.count == 1, bytes[slot.type.lowerBound] == 17 {
                     try checkRoomForPurchase(after: purchaseCount, offset: slot.offset)
                     if purchaseCount == receipt.inAppPurchases.count { receipt.inAppPurchases.append(InAppPurchase()) }
@@ -147,8 +189,10 @@ public enum ReceiptParser {
                     purchaseCount += 1
                     continue
                 }
+                field = Field(slot, bytes: bytes, code: .malformedReceipt)
+            } else {
+                field = try fieldAt(index)
             }
-            let field = try fieldAt(index)
             guard let type = field.type else {
                 receipt.otherAttributes.append(field.raw())
                 continue

@@ -41,16 +41,22 @@ enum StrictAttributeSet {
         var position = content.lowerBound
         var count = 0
         while position < content.upperBound {
-            // A top-level attribute is often an in-app purchase, whose lengths are in long form.
-            guard count < maximumCount,
-                  let slot = longFormAttribute(pointer, at: position, within: content.upperBound)
-                    ?? attribute(cursor, at: position, within: content.upperBound)
-            else { return false }
+            guard count < maximumCount, let slot = topLevelAttribute(cursor, at: position, within: content.upperBound) else {
+                return false
+            }
             count += 1
             visit(slot)
             position = slot.value.upperBound
         }
         return true
+    }
+
+    /// The attribute at `position` of a SET's content ending at `limit`, as
+    /// ``forEachAttribute(_:in:maximumCount:_:)`` reads it (a top-level attribute is often an in-app
+    /// purchase, whose lengths are in long form); `nil` when it is not in the strict shape.
+    @inline(__always)
+    static func topLevelAttribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+        longFormAttribute(cursor.bytes, at: position, within: limit) ?? attribute(cursor, at: position, within: limit)
     }
 
     /// The content range of the SET spanning exactly `range` of `pointer` (strict DER header),
