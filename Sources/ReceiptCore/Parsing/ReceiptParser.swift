@@ -101,19 +101,14 @@ public enum ReceiptParser {
     /// found in the strict shape, read one after the other where they lie.
     private static func decodeStrict(_ bytes: [UInt8], range: Range<Int>, shape: StrictShape) throws(ReceiptValidationError) -> Receipt {
         try bytes.withUnsafeBufferPointer { pointer throws(ReceiptValidationError) -> Receipt in
-            let cursor = DERCursor(pointer)
-            guard let content = StrictAttributeSet.setContent(pointer, in: range) else {
+            guard let walk = StrictAttributeWalk(pointer, in: range) else {
+                // Not reached: the first walk read the SET header.
                 throw ReceiptValidationError(.malformedReceipt, "The receipt payload is not an ASN.1 SET.", offset: range.lowerBound)
             }
-            var position = content.lowerBound
-            let next = { () -> AttributeSlot? in
-                let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
-                if let slot { position = slot.value.upperBound }
-                return slot
-            }
-            return try decodeReceipt(count: shape.attributes, purchaseCapacity: shape.purchases, bytes: bytes, nextStrictSlot: next) {
+            var strictWalk: StrictAttributeWalk? = walk
+            return try decodeReceipt(count: shape.attributes, purchaseCapacity: shape.purchases, bytes: bytes, strictWalk: &strictWalk) {
                 (_: Int) throws(ReceiptValidationError) in
-                // Not reached: the strict lane reads each attribute through `next`.
+                // Not reached: the strict lane reads each attribute through `strictWalk`.
                 throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed.", offset: range.lowerBound)
             }
         }
@@ -123,7 +118,8 @@ public enum ReceiptParser {
     private static func parseGeneral(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
-        return try decodeReceipt(count: attributes.count, purchaseCapacity: 0, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in
+        var noWalk: StrictAttributeWalk?
+        return try decodeReceipt(count: attributes.count, purchaseCapacity: 0, bytes: reader.bytes, strictWalk: &noWalk) { (index: Int) throws(ReceiptValidationError) in
             try Field(attributes[index], reader: reader, code: .malformedReceipt)
         }
     }
@@ -157,11 +153,11 @@ public enum ReceiptParser {
     /// The attribute loop shared by both lanes: `field(i)` reads attribute `i` (and may throw its
     /// structural error when reached, as the BER lane does).
     ///
-    /// `nextStrictSlot` (the strict lane's walk, when it reads the attributes: it gives them in
+    /// `strictWalk` (the strict lane's second walk, when it reads the attributes: it gives them in
     /// order, each read where it lies) replaces `field`, and lets a type 17 attribute go straight
     /// to its purchase without building its `Field` (same checks, same order).
     private static func decodeReceipt(
-        count: Int, purchaseCapacity: Int, bytes: [UInt8], nextStrictSlot: (() -> AttributeSlot?)? = nil,
+        count: Int, purchaseCapacity: Int, bytes: [UInt8], strictWalk: inout StrictAttributeWalk?,
         field fieldAt: (Int) throws(ReceiptValidationError) -> Field
     ) throws(ReceiptValidationError) -> Receipt {
         var receipt = Receipt()
@@ -175,8 +171,8 @@ public enum ReceiptParser {
 
         for index in 0..<count {
             let field: Field
-            if let nextStrictSlot {
-                guard let slot = nextStrictSlot() else {
+            if strictWalk != nil {
+                guard let slot = strictWalk?.next() else {
                     // Not reached: the first walk found `count` attributes in the strict shape.
                     throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed.")
                 }

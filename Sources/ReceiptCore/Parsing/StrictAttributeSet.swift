@@ -12,6 +12,32 @@ struct AttributeSlot {
     var value: Range<Int>
 }
 
+/// The attributes of a SET that ``StrictAttributeSet/forEachAttribute(_:in:maximumCount:_:)``
+/// found in the strict shape, read again one after the other where they lie (no array of slots).
+struct StrictAttributeWalk {
+    private let cursor: DERCursor
+    private let limit: Int
+    private var position: Int
+
+    /// A walk over the SET spanning `range` of `pointer`, or `nil` when its header is not strict DER.
+    init?(_ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>) {
+        guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return nil }
+        self.cursor = DERCursor(pointer)
+        self.limit = content.upperBound
+        self.position = content.lowerBound
+    }
+
+    /// The next attribute, or `nil` at the end of the SET or at an attribute not in the strict shape.
+    @inline(__always)
+    mutating func next() -> AttributeSlot? {
+        guard position < limit, let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: limit) else {
+            return nil
+        }
+        position = slot.value.upperBound
+        return slot
+    }
+}
+
 /// The receipt parser's fast lane: a `SET OF ReceiptAttribute` in strict DER read into plain
 /// offsets, without building a node tree.
 ///
