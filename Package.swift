@@ -23,7 +23,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CReceiptOpenSSL",
-            pkgConfig: "openssl",
+            // libcrypto alone: the backend uses no TLS, so libssl is neither linked nor loaded.
+            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(

@@ -20,7 +20,8 @@ import ReceiptCore
 /// the DER of the signed attributes after checking their messageDigest against the content.
 /// A canonical DER envelope is imported without its content (``GnuTLSImportedSignedData``), which
 /// the signature checks then read in place from the caller's bytes: GnuTLS keeps no copy of a
-/// large receipt's content, and the returned content is its only copy.
+/// large receipt's content, and the result returns the content where it lies in the caller's bytes
+/// (``VerifiedSignedData/contentSource``), not a copy.
 public final class GnuTLSBackend: CryptoBackend {
     /// `gnutls`.
     public let name = "gnutls"
@@ -146,12 +147,18 @@ public final class GnuTLSBackend: CryptoBackend {
             content: content, leaf: verifiedLeaf
         )
 
+        let signerChain = chain.map { Certificate(derBytes: $0.derBytes) }
+        let digestAlgorithm = DigestAlgorithm(oid: signerLayout.digestAlgorithmOID)
+        guard let attachedContent else {
+            // A detached content was verified where it lies in `bytes`: returned in place, not copied.
+            return VerifiedSignedData(
+                contentIn: bytes, range: content.indices, signerChain: signerChain,
+                digestAlgorithm: digestAlgorithm, hasSignedAttributes: signerLayout.signedAttributes != nil
+            )
+        }
         return VerifiedSignedData(
-            // The one copy of a detached content: the verified bytes the parser reads.
-            content: attachedContent ?? Array(content),
-            signerChain: chain.map { Certificate(derBytes: $0.derBytes) },
-            digestAlgorithm: DigestAlgorithm(oid: signerLayout.digestAlgorithmOID),
-            hasSignedAttributes: signerLayout.signedAttributes != nil
+            content: attachedContent, signerChain: signerChain,
+            digestAlgorithm: digestAlgorithm, hasSignedAttributes: signerLayout.signedAttributes != nil
         )
     }
 

@@ -49,7 +49,7 @@ enum OpenSSLSignedDataVerifier {
         let signed = try decoded.get()
         let pkcs7 = signed.pkcs7
 
-        let signedData = try signedParts(of: pkcs7, detachedContent: signed.detachedContent.map { bytes[$0] })
+        let signedData = try signedParts(of: pkcs7, hasDetachedContent: signed.detachedContent != nil)
 
         // The signer's certificate, looked up among the embedded certificates (borrowed handles).
         guard let signers = PKCS7_get0_signers(pkcs7, nil, 0) else {
@@ -90,6 +90,12 @@ enum OpenSSLSignedDataVerifier {
                 libraryMessage: OpenSSLErrorQueue.message())
         }
 
+        if let detachedContent = signed.detachedContent {
+            // Verified where it lies in `bytes` (a read-only memory BIO over it): returned in place.
+            return VerifiedSignedData(
+                contentIn: bytes, range: detachedContent, signerChain: chain,
+                digestAlgorithm: signedData.digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
+        }
         return VerifiedSignedData(
             content: signedData.content,
             signerChain: chain,
@@ -195,15 +201,18 @@ enum OpenSSLSignedDataVerifier {
 
     /// What the signedData holds, borrowed from the `PKCS7` (valid while it lives) except `content`.
     private struct SignedParts {
+        /// The encapsulated content OpenSSL decoded (empty for a detached structure, whose content
+        /// is read where it lies in the input).
         var content: [UInt8]
         var certificates: OpaquePointer?
         var digestAlgorithm: DigestAlgorithm
         var hasSignedAttributes: Bool
     }
 
-    /// `detachedContent`: the content, for a structure decoded from a ``DetachedSignedData``.
+    /// `hasDetachedContent`: whether the structure was decoded from a ``DetachedSignedData`` (its
+    /// content lies in the original bytes; none is copied here).
     private static func signedParts(
-        of pkcs7: UnsafeMutablePointer<PKCS7>, detachedContent: ArraySlice<UInt8>?
+        of pkcs7: UnsafeMutablePointer<PKCS7>, hasDetachedContent: Bool
     ) throws(ReceiptValidationError) -> SignedParts {
         guard PKCS7_type_is_signed(pkcs7) == 1, let signed = pkcs7.pointee.d.sign else {
             throw ReceiptValidationError(.notSigned, "The PKCS #7 structure is not signedData.")
@@ -212,7 +221,7 @@ enum OpenSSLSignedDataVerifier {
             throw ReceiptValidationError(.notSigned, "The signedData does not encapsulate id-data content.")
         }
         let octets = contents.pointee.d.data
-        guard octets != nil || detachedContent != nil else {
+        guard octets != nil || hasDetachedContent else {
             throw ReceiptValidationError(.notSigned, "The signedData has no encapsulated content (a detached or certificates-only structure).")
         }
         guard let signerInfos = PKCS7_get_signer_info(pkcs7) else {
@@ -227,9 +236,7 @@ enum OpenSSLSignedDataVerifier {
 
         // OpenSSL joins the segments of a BER constructed OCTET STRING into one string.
         var content: [UInt8] = []
-        if let detachedContent {
-            content = Array(detachedContent)
-        } else if let octets, ASN1_STRING_length(octets) > 0 {
+        if !hasDetachedContent, let octets, ASN1_STRING_length(octets) > 0 {
             guard let data = ASN1_STRING_get0_data(octets) else {
                 throw ReceiptValidationError(.notSigned, "The encapsulated content could not be read.")
             }

@@ -121,22 +121,47 @@ public enum ReceiptLoader {
         if Int64(status.st_size) > Int64(limit) {
             throw tooLarge(Int(clamping: Int64(status.st_size)), limit)
         }
-        var result: [UInt8] = []
+        // Read straight into an array of the file's size (one byte more, to notice a file that
+        // grew since fstat): no intermediate chunk, no doubling while appending. A file that did
+        // grow is read on in chunks.
+        let expected = Int(clamping: Int64(status.st_size))
+        var failure: Int32 = 0
+        var result = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initializedCount in
+            initializedCount = 0
+            while initializedCount < buffer.count, let base = buffer.baseAddress {
+                let count = read(descriptor, base + initializedCount, buffer.count - initializedCount)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                initializedCount += count
+            }
+        }
+        guard failure == 0 else { throw readFailure(path, failure) }
+        guard result.count > expected else { return result }
+        // The file grew: the rest in chunks, with the same limit.
         let chunkSize = 64 * 1024
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
+            guard result.count <= limit else { throw tooLarge(result.count, limit) }
             let count = chunk.withUnsafeMutableBytes { buffer in
                 read(descriptor, buffer.baseAddress, chunkSize)
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                throw ReceiptValidationError(.receiptNotFound, "Reading \(path) failed: \(reason).")
+                throw readFailure(path, errno)
             }
             if count == 0 { break }
             guard result.count + count <= limit else { throw tooLarge(result.count + count, limit) }
             result.append(contentsOf: chunk[0..<count])
         }
         return result
+    }
+
+    private static func readFailure(_ path: String, _ code: Int32) -> ReceiptValidationError {
+        let reason = String(cString: strerror(code))
+        return ReceiptValidationError(.receiptNotFound, "Reading \(path) failed: \(reason).")
     }
 }

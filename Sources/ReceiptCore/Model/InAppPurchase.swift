@@ -11,36 +11,106 @@ import Foundation
 /// attribute is kept raw in ``otherAttributes``. Empty date strings (Apple writes `""` for a
 /// non-subscription's expiry) are nil. JSON keys follow Apple's `verifyReceipt` names.
 public struct InAppPurchase: Hashable, Sendable, Codable {
-    /// 1701: the number of items purchased.
-    public var quantity: Int64?
+    // Storage. A receipt can hold tens of thousands of purchases, so the optional numbers and dates
+    // are kept as plain values with one presence bit each (an `Int64?` or `Date?` takes 16 bytes,
+    // the value and its padded flag), and attribute 1720, which no real receipt in the fixtures
+    // carries, as an array of at most one element (one pointer, no allocation when absent): 144
+    // bytes a purchase instead of 240. An absent value is stored as zero, so the synthesized `==`
+    // and `hash(into:)` compare exactly what the public properties show.
+    private var storedQuantity: Int64 = 0
+    private var storedWebOrderLineItemID: Int64 = 0
+    private var storedPurchaseDate: Double = 0
+    private var storedOriginalPurchaseDate: Double = 0
+    private var storedExpiresDate: Double = 0
+    private var storedCancellationDate: Double = 0
+
     /// 1702: the product identifier.
     public var productID: String?
     /// 1703: the transaction identifier.
     public var transactionID: String?
-    /// 1704: the purchase date.
-    public var purchaseDate: Date?
     /// 1705: the original transaction identifier (shared by every renewal of a subscription).
     public var originalTransactionID: String?
-    /// 1706: the original purchase date.
-    public var originalPurchaseDate: Date?
+    /// 1721 (undocumented, by observation): the promotional offer identifier.
+    public var promotionalOfferID: String?
+    private var storedAttribute1720: [ReceiptAttribute] = []
+    /// Every other attribute, in encoded order.
+    public var otherAttributes: [ReceiptAttribute]
     /// 1707 (undocumented): the product type.
     public var productType: ProductType?
-    /// 1708: the subscription expiration date.
-    public var expiresDate: Date?
-    /// 1711: the web order line item identifier.
-    public var webOrderLineItemID: Int64?
-    /// 1712: the cancellation (refund) date.
-    public var cancellationDate: Date?
+    private var present = Present()
     /// 1713 (undocumented, by observation): whether the purchase is in a free-trial period.
     public var isTrialPeriod: Bool?
     /// 1719: whether the purchase is in an introductory price period.
     public var isInIntroOfferPeriod: Bool?
+
+    /// Which of the stored numbers and dates are present.
+    private struct Present: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let quantity = Present(rawValue: 1 << 0)
+        static let webOrderLineItemID = Present(rawValue: 1 << 1)
+        static let purchaseDate = Present(rawValue: 1 << 2)
+        static let originalPurchaseDate = Present(rawValue: 1 << 3)
+        static let expiresDate = Present(rawValue: 1 << 4)
+        static let cancellationDate = Present(rawValue: 1 << 5)
+    }
+
+    /// 1701: the number of items purchased.
+    public var quantity: Int64? {
+        get { present.contains(.quantity) ? storedQuantity : nil }
+        set { Self.store(newValue, in: &storedQuantity, flag: .quantity, of: &present) }
+    }
+    /// 1704: the purchase date.
+    public var purchaseDate: Date? {
+        get { present.contains(.purchaseDate) ? Date(timeIntervalSinceReferenceDate: storedPurchaseDate) : nil }
+        set { Self.store(newValue, in: &storedPurchaseDate, flag: .purchaseDate, of: &present) }
+    }
+    /// 1706: the original purchase date.
+    public var originalPurchaseDate: Date? {
+        get { present.contains(.originalPurchaseDate) ? Date(timeIntervalSinceReferenceDate: storedOriginalPurchaseDate) : nil }
+        set { Self.store(newValue, in: &storedOriginalPurchaseDate, flag: .originalPurchaseDate, of: &present) }
+    }
+    /// 1708: the subscription expiration date.
+    public var expiresDate: Date? {
+        get { present.contains(.expiresDate) ? Date(timeIntervalSinceReferenceDate: storedExpiresDate) : nil }
+        set { Self.store(newValue, in: &storedExpiresDate, flag: .expiresDate, of: &present) }
+    }
+    /// 1711: the web order line item identifier.
+    public var webOrderLineItemID: Int64? {
+        get { present.contains(.webOrderLineItemID) ? storedWebOrderLineItemID : nil }
+        set { Self.store(newValue, in: &storedWebOrderLineItemID, flag: .webOrderLineItemID, of: &present) }
+    }
+    /// 1712: the cancellation (refund) date.
+    public var cancellationDate: Date? {
+        get { present.contains(.cancellationDate) ? Date(timeIntervalSinceReferenceDate: storedCancellationDate) : nil }
+        set { Self.store(newValue, in: &storedCancellationDate, flag: .cancellationDate, of: &present) }
+    }
     /// 1720 (undocumented, meaning unknown): kept whole.
-    public var attribute1720: ReceiptAttribute?
-    /// 1721 (undocumented, by observation): the promotional offer identifier.
-    public var promotionalOfferID: String?
-    /// Every other attribute, in encoded order.
-    public var otherAttributes: [ReceiptAttribute]
+    public var attribute1720: ReceiptAttribute? {
+        get { storedAttribute1720.first }
+        set { storedAttribute1720 = newValue.map { [$0] } ?? [] }
+    }
+
+    @inline(__always)
+    private static func store(_ value: Int64?, in storage: inout Int64, flag: Present, of present: inout Present) {
+        if let value {
+            storage = value
+            present.insert(flag)
+        } else {
+            storage = 0
+            present.remove(flag)
+        }
+    }
+
+    @inline(__always)
+    private static func store(_ value: Date?, in storage: inout Double, flag: Present, of present: inout Present) {
+        if let value {
+            storage = value.timeIntervalSinceReferenceDate
+            present.insert(flag)
+        } else {
+            storage = 0
+            present.remove(flag)
+        }
+    }
 
     /// Creates a purchase; every field defaults to absent.
     public init(
@@ -50,21 +120,21 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         isTrialPeriod: Bool? = nil, isInIntroOfferPeriod: Bool? = nil, attribute1720: ReceiptAttribute? = nil,
         promotionalOfferID: String? = nil, otherAttributes: [ReceiptAttribute] = []
     ) {
-        self.quantity = quantity
         self.productID = productID
         self.transactionID = transactionID
-        self.purchaseDate = purchaseDate
         self.originalTransactionID = originalTransactionID
-        self.originalPurchaseDate = originalPurchaseDate
+        self.promotionalOfferID = promotionalOfferID
+        self.otherAttributes = otherAttributes
         self.productType = productType
+        self.isTrialPeriod = isTrialPeriod
+        self.isInIntroOfferPeriod = isInIntroOfferPeriod
+        self.quantity = quantity
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
         self.expiresDate = expiresDate
         self.webOrderLineItemID = webOrderLineItemID
         self.cancellationDate = cancellationDate
-        self.isTrialPeriod = isTrialPeriod
-        self.isInIntroOfferPeriod = isInIntroOfferPeriod
         self.attribute1720 = attribute1720
-        self.promotionalOfferID = promotionalOfferID
-        self.otherAttributes = otherAttributes
     }
 
     /// Whether the purchase was cancelled (refunded).

@@ -52,6 +52,32 @@ public enum ReceiptParser {
         if let receipt = try decodeStrict(payload, in: 0..<payload.count, purchaseCountHint: purchaseCountHint, limitIsError: true) {
             return receipt
         }
+        return try parseGeneral(payload)
+    }
+
+    /// ``parse(_:purchaseCountHint:)`` of the payload lying at `range` of `bytes` (the verified
+    /// content, where the backend verified it): the same receipt or the same error, with offsets
+    /// relative to the payload. Strict DER is read in place; anything else goes through the
+    /// general reader on a copy of the payload.
+    static func parse(_ bytes: [UInt8], range: Range<Int>, purchaseCountHint: Int?) throws(ReceiptValidationError) -> Receipt {
+        guard range != bytes.indices else { return try parse(bytes, purchaseCountHint: purchaseCountHint) }
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            throw ReceiptValidationError(.malformedReceipt, "The payload's range lies outside the verified bytes.")
+        }
+        do {
+            if let receipt = try decodeStrict(bytes, in: range, purchaseCountHint: purchaseCountHint, limitIsError: true) {
+                return receipt
+            }
+        } catch {
+            var rebased = error
+            rebased.offset = error.offset.map { $0 - range.lowerBound }
+            throw rebased
+        }
+        return try parseGeneral(Array(bytes[range]))
+    }
+
+    /// The general BER lane over a whole payload.
+    private static func parseGeneral(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
         return try decodeReceipt(count: attributes.count, bytes: reader.bytes) { (index: Int) throws(ReceiptValidationError) in

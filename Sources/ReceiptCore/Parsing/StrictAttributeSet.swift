@@ -51,6 +51,14 @@ enum StrictAttributeSet {
         return true
     }
 
+    /// The attribute at `position` of a SET's content ending at `limit`, as
+    /// ``forEachAttribute(_:in:maximumCount:_:)`` reads it (a top-level attribute is often an in-app
+    /// purchase, whose lengths are in long form); `nil` when it is not in the strict shape.
+    @inline(__always)
+    static func topLevelAttribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
+        longFormAttribute(cursor.bytes, at: position, within: limit) ?? attribute(cursor, at: position, within: limit)
+    }
+
     /// The content range of the SET spanning exactly `range` of `pointer` (strict DER header),
     /// or `nil`. Walking it with ``attribute(_:at:within:)`` from its lower bound, each attribute
     /// starting where the previous one's value ends, at most the caller's maximum count, until the
@@ -62,13 +70,6 @@ enum StrictAttributeSet {
               set.end == range.upperBound
         else { return nil }
         return set.contentStart..<set.end
-    }
-
-    /// ``attribute(_:at:within:)`` for a top-level attribute, which is often an in-app purchase,
-    /// whose lengths are in long form: that shape is tried first.
-    @inline(__always)
-    static func topLevelAttribute(_ cursor: DERCursor, at position: Int, within limit: Int) -> AttributeSlot? {
-        longFormAttribute(cursor.bytes, at: position, within: limit) ?? attribute(cursor, at: position, within: limit)
     }
 
     /// ``attribute(_:at:within:)`` for an in-app purchase's attribute: first the usual shape there,

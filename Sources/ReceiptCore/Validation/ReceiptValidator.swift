@@ -154,7 +154,9 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
-        let receipt = try ReceiptParser.parse(verified.content, purchaseCountHint: inspection.purchaseCount)
+        // Read where the backend verified it (no copy of a large payload).
+        let receipt = try ReceiptParser.parse(
+            verified.contentSource, range: verified.contentRange, purchaseCountHint: inspection.purchaseCount)
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {

@@ -86,4 +86,26 @@ import Testing
         let error = #expect(throws: ReceiptValidationError.self) { try PKCS7Container(bytes: der) }
         #expect(error?.code == .notPKCS7)
     }
+    @Test func fileIsReadWholeWhateverItsSize() throws {
+        // Exactly the file's bytes, for sizes around the read buffer's edge cases.
+        for size in [1, 2, 4095, 4096, 65_537, 1_300_000] {
+            var bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            bytes[0] = 0x30
+            let url = try temporaryFile(bytes)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(try ReceiptLoader.load(contentsOf: url) == bytes, "size \(size)")
+        }
+    }
+
+    #if os(Linux)
+    @Test func fileLargerThanItsReportedSizeIsReadWhole() {
+        // procfs reports size 0 for files that hold text: it is read to the end, not taken as empty.
+        #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(path: "/proc/self/status") }
+        do {
+            _ = try ReceiptLoader.load(path: "/proc/self/status")
+        } catch {
+            #expect(error.code == .invalidEncoding)
+        }
+    }
+    #endif
 }

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import ReceiptCore
+
+/// The validator parses the verified content where the backend verified it
+/// (`ReceiptParser.parse(_:range:)`), not from a copy. That must give exactly what
+/// `ReceiptParser.parse(_:)` gives on the payload alone: the same receipt, or the same error with
+/// the same offset (relative to the payload), whichever lane reads it.
+@Suite struct InPlaceParsingTests {
+    /// Every generated payload (valid, malformed, hostile) and the content of every real receipt.
+    static let payloads: [(name: String, bytes: [UInt8])] = {
+        let root = Fixtures.realDirectory.deletingLastPathComponent()
+        let directory = root.appending(path: "generated/payloads")
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false))) ?? [])
+            .filter { $0.hasSuffix(".der") }.sorted()
+        var payloads = files.compactMap { file in
+            (try? Fixtures.bytes(directory.appending(path: file))).map { (file, $0) }
+        }
+        for name in Fixtures.receiptNames {
+            if let container = try? PKCS7Container(bytes: Fixtures.receipt(name)) { payloads.append((name, container.content)) }
+        }
+        return payloads
+    }()
+
+    /// The outcome of one parse, comparable: the receipt or the error's code, message and offset.
+    private enum Outcome: Equatable {
+        case receipt(Receipt)
+        case failure(ReceiptValidationError.Code, String, Int?)
+
+        init(_ parse: () throws(ReceiptValidationError) -> Receipt) {
+            do {
+                self = .receipt(try parse())
+            } catch {
+                self = .failure(error.code, error.message, error.offset)
+            }
+        }
+    }
+
+    @Test func fixturesAreFound() {
+        #expect(Self.payloads.count >= 22)
+    }
+
+    @Test(arguments: [0, 1, 7, 4096])
+    func inPlaceParseEqualsParseOfACopy(padding: Int) {
+        for (name, payload) in Self.payloads {
+            let bytes = [UInt8](repeating: 0x30, count: padding) + payload + [UInt8](repeating: 0x04, count: padding / 2 + 1)
+            let range = padding..<(padding + payload.count)
+            let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+            let inPlace = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil) }
+            #expect(inPlace == expected, "\(name), padding \(padding)")
+        }
+    }
+
+    @Test func strictLaneErrorOffsetIsRelativeToThePayload() throws {
+        // Two bundle ids (attribute 2): the strict lane reads the SET and reports the second one.
+        let attribute: [UInt8] = [0x30, 0x0A, 0x02, 0x01, 0x02, 0x02, 0x01, 0x01, 0x04, 0x02, 0x0C, 0x00]
+        let payload: [UInt8] = [0x31, UInt8(attribute.count * 2)] + attribute + attribute
+        let bytes = [UInt8](repeating: 0, count: 100) + payload
+        let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+        guard case .failure(_, _, let offset) = expected else {
+            Issue.record("a duplicate bundle id parsed")
+            return
+        }
+        #expect(offset == 2 + attribute.count)
+        #expect(Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count, purchaseCountHint: nil) } == expected)
+    }
+
+    @Test func verifiedContentInPlaceEqualsACopy() {
+        let source: [UInt8] = [9, 9, 1, 2, 3, 9]
+        let inPlace = VerifiedSignedData(contentIn: source, range: 2..<5, signerChain: [], digestAlgorithm: .sha256, hasSignedAttributes: false)
+        let copied = VerifiedSignedData(content: [1, 2, 3], signerChain: [], digestAlgorithm: .sha256, hasSignedAttributes: false)
+        #expect(inPlace.content == [1, 2, 3])
+        #expect(inPlace == copied)
+        #expect(inPlace.hashValue == copied.hashValue)
+        var replaced = inPlace
+        replaced.content = [4]
+        #expect(replaced.contentSource == [4] && replaced.contentRange == 0..<1)
+    }
+}
