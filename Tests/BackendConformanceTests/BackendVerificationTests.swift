@@ -48,6 +48,21 @@ import Testing
         #expect(verified.hasSignedAttributes == signer.hasSignedAttributes)
     }
 
+    /// Every backend verifies a DER receipt's content where it lies in the input and returns it
+    /// there (no copy): the validator then keeps the receipt it parsed from those very bytes before
+    /// verification instead of parsing them again.
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func appleReceiptContentIsReturnedWhereItLiesInTheInput(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+        let backend = backendCase.backend
+        let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let bytes = try receipt.bytes()
+        let verified = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
+        let input = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(verified.contentSource.withUnsafeBufferPointer { $0.baseAddress } == input)
+        #expect(verified.contentRange.count < bytes.count)
+        #expect(TestSHA256.hex(Array(bytes[verified.contentRange])) == receipt.expected.payloadSha256)
+    }
+
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
     func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
         let backend = backendCase.backend

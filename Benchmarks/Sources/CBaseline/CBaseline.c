@@ -1,5 +1,6 @@
 #include "CBaseline.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +232,13 @@ int bl_reset_peak_rss(void) {
     if (file == NULL) return -1;
     int ok = fputs("5", file) >= 0;
     return (fclose(file) == 0 && ok) ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The allocator                                                                               */
+
+int bl_fix_malloc_thresholds(void) {
+    int mmap = mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    int trim = mallopt(M_TRIM_THRESHOLD, 64 * 1024 * 1024);
+    return mmap == 1 && trim == 1;
 }

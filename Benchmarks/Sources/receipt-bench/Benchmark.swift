@@ -259,7 +259,9 @@ struct Benchmark {
             for entry in memory where entry.backend == backend && entry.fixture.name.contains("iap5000") {
                 let limit = 4 * entry.fixture.der.count / 1024 + 10 * 1024
                 out += line(entry.result.added <= limit, "\(backend): 5000 purchases, memory added by one validation ≤ 4×size+10MB (\(limit) KiB)", "\(entry.result.added) KiB")
-                out += line(entry.result.peak <= limit, "\(backend): 5000 purchases, whole-process peak ≤ 4×size+10MB (\(limit) KiB)", "\(entry.result.peak) KiB")
+                // Not a target: this child is the benchmark itself (every fixture, both backends);
+                // the whole-process target is checked on receipt-memory, below.
+                out += "  [info] \(backend): 5000 purchases, peak of the benchmark's child (holds every fixture and both backends; the whole-process target is receipt-memory's, below): \(entry.result.peak) KiB\n"
             }
         }
         return out

@@ -39,6 +39,7 @@ do {
               let fixtureIndex = Int(arguments[index + 3]), fixtures.indices.contains(fixtureIndex),
               let count = Int(arguments[index + 4])
         else { throw BenchError("usage: --loop parse|validate|cold BACKEND FIXTURE-INDEX COUNT") }
+        guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
         let fixture = fixtures[fixtureIndex]
         let validator = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
         switch arguments[index + 1] {
@@ -88,6 +89,8 @@ do {
         guard parts.count == 2 else { throw BenchError("usage: --memory-probe BACKEND=PATH") }
         probes[parts[0]] = parts[1]
     }
+    // Every timed measurement with the same allocator thresholds (see bl_fix_malloc_thresholds).
+    guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
     let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbes: probes).run()
     print(report)
 } catch {

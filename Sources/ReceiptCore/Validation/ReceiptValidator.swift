@@ -154,9 +154,16 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
-        // Read where the backend verified it (no copy of a large payload).
-        let receipt = try ReceiptParser.parse(
-            verified.contentSource, range: verified.contentRange, purchaseCountHint: inspection.purchaseCount)
+        let receipt: Receipt
+        if let early = inspection.receipt, early.isReading(verified, in: der) {
+            // Parsed from these very bytes before the backend verified them (as the cache's fast
+            // path does), believed only now.
+            receipt = early.receipt
+        } else {
+            // Read where the backend verified it (no copy of a large payload).
+            receipt = try ReceiptParser.parse(
+                verified.contentSource, range: verified.contentRange, purchaseCountHint: inspection.purchaseCount)
+        }
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
@@ -177,6 +184,23 @@ public struct ReceiptValidator: Sendable {
         var creationDate: Date?
         /// The number of in-app purchases the payload seems to hold (sizes the parse's array only).
         var purchaseCount: Int?
+        /// The payload parsed in place before verification, when it parsed (strict DER, no error).
+        var receipt: EarlyParse?
+    }
+
+    /// A receipt parsed from the content where it lies in the input, before verification.
+    private struct EarlyParse {
+        var receipt: Receipt
+        /// Where the content lies in the input.
+        var range: Range<Int>
+
+        /// Whether `verified` holds its content at this range of the very storage of `der`: then
+        /// the backend verified exactly the bytes this receipt was parsed from.
+        func isReading(_ verified: VerifiedSignedData, in der: [UInt8]) -> Bool {
+            guard verified.contentRange == range else { return false }
+            let source = verified.contentSource.withUnsafeBufferPointer { $0.baseAddress }
+            return source != nil && source == der.withUnsafeBufferPointer { $0.baseAddress }
+        }
     }
 
     /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
@@ -187,7 +211,14 @@ public struct ReceiptValidator: Sendable {
             inspection.isReadable = true
             inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
                 && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-            if let (creationDate, purchaseCount) = try? ReceiptParser.creationDateAndPurchaseCount(in: der, range: envelope.content) {
+            // The payload is parsed now, in place (unverified: believed only once the backend has
+            // verified these same bytes), which also gives the creation date; a payload that does not
+            // parse so is only looked at for its creation date, and parsed after verification.
+            if let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) {
+                inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
+                inspection.creationDate = receipt.creationDate
+                inspection.purchaseCount = receipt.inAppPurchases.count
+            } else if let (creationDate, purchaseCount) = try? ReceiptParser.creationDateAndPurchaseCount(in: der, range: envelope.content) {
                 inspection.creationDate = creationDate
                 inspection.purchaseCount = purchaseCount
             }
