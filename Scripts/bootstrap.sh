@@ -15,7 +15,7 @@ fi
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if command -v pkg-config >/dev/null 2>&1; then
-    pkg-config --exists openssl || missing+=(libssl-dev)
+    pkg-config --exists libcrypto || missing+=(libssl-dev)
     pkg-config --exists gnutls || missing+=(libgnutls28-dev)
 else
     missing+=(libssl-dev libgnutls28-dev)
