@@ -43,6 +43,23 @@ import Testing
         #expect(report.receipt == nil, "nothing is parsed from bytes that did not verify")
     }
 
+    /// The validator parses a canonical receipt's payload before verification (in place, for the
+    /// creation date and to keep the result); a payload changed after signing still parses, but
+    /// nothing of it may be reported, and the error is the signature's.
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func aReceiptWhosePayloadWasChangedReportsNothingOfIt(_ backend: BackendCase, _ fixture: RealReceiptFixture) throws {
+        var bytes = try fixture.bytes()
+        let bundleID = try #require(try ReceiptParser.parse(PKCS7Container(bytes: bytes).content).bundleID)
+        let needle = Array(bundleID.utf8)
+        let start = try #require((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
+        bytes[start + needle.count - 1] ^= 0x01  // still ASCII: the payload parses as before
+        let tampered = try ReceiptParser.parse(PKCS7Container(bytes: bytes).content)
+        #expect(tampered.bundleID != bundleID)
+        let report = try Self.validator(backend.backend).report(for: bytes)
+        #expect(report.error?.code == .invalidSignature, "\(String(describing: report.error))")
+        #expect(report.receipt == nil, "nothing is reported from bytes that did not verify")
+    }
+
     @Test(arguments: BackendFixtures.backends)
     func deviceHashMatchesOnlyTheRecordedDevice(_ backend: BackendCase) throws {
         for (name, device) in Self.knownDevices {
