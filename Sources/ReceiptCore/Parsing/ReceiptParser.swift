@@ -43,7 +43,7 @@ public enum ReceiptParser {
     }
 
     /// ``parse(_:)`` with the number of in-app purchases the payload is expected to hold (the
-    /// validator counts them when it reads the creation date before verification). The hint only
+    /// validator knows it from the payload it parsed before verification). The hint only
     /// sizes the purchase array (and spares the strict lane a counting walk); the result is the
     /// same whatever it says.
     static func parse(_ payload: [UInt8], purchaseCountHint: Int?) throws(ReceiptValidationError) -> Receipt {
@@ -289,8 +289,7 @@ public enum ReceiptParser {
     /// - Returns: nil when the payload has no attribute 12 or it holds an empty string.
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` for a malformed payload or date.
     public static func creationDate(in payload: [UInt8]) throws(ReceiptValidationError) -> Date? {
-        var purchaseCount = 0
-        if let date = try strictCreationDate(in: payload, range: 0..<payload.count, purchaseCount: &purchaseCount) { return date }
+        if let date = try strictCreationDate(in: payload, range: 0..<payload.count) { return date }
         let (reader, attributes) = try topLevelAttributes(payload)
         var found: Date?
         var seen = false
@@ -310,36 +309,23 @@ public enum ReceiptParser {
     /// strict DER (the same result; only thrown offsets are relative to `bytes`), otherwise from a
     /// copy through the general reader.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
-        try creationDateAndPurchaseCount(in: bytes, range: range).creationDate
-    }
-
-    /// ``creationDate(in:range:)`` and, when the payload is strict DER (read in place in one walk),
-    /// the number of its in-app purchases, for ``parse(_:purchaseCountHint:)``.
-    static func creationDateAndPurchaseCount(
-        in bytes: [UInt8], range: Range<Int>
-    ) throws(ReceiptValidationError) -> (creationDate: Date?, purchaseCount: Int?) {
-        var purchaseCount = 0
-        guard let date = try strictCreationDate(in: bytes, range: range, purchaseCount: &purchaseCount) else {
-            return (try creationDate(in: Array(bytes[range])), nil)
+        guard let date = try strictCreationDate(in: bytes, range: range) else {
+            return try creationDate(in: Array(bytes[range]))
         }
-        return (date, purchaseCount)
+        return date
     }
 
     /// Attribute 12 of the SET at `range` of `bytes`, read in one strict-lane walk (no array of
     /// attributes): `nil` when the SET is not in the strict shape, `.some(nil)` when attribute 12 is
     /// absent or empty. Throws when it appears twice or its date is malformed (the first of these
-    /// in encoded order), only once the whole SET is known to be in the strict shape. Counts the
-    /// type 17 attributes into `purchaseCount` on the way.
-    private static func strictCreationDate(
-        in bytes: [UInt8], range: Range<Int>, purchaseCount: inout Int
-    ) throws(ReceiptValidationError) -> Date?? {
+    /// in encoded order), only once the whole SET is known to be in the strict shape.
+    private static func strictCreationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date?? {
         var found: Date?
         var seen = false
         var failure: ReceiptValidationError?
         var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
             StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: maximumAttributeCount) { slot in
-                if isInAppPurchase(slot, in: bytes) { purchaseCount += 1 }
                 guard !failed, ASN1Integer.decode(bytes[slot.type]) == 12 else { return }
                 guard !seen else {
                     failure = ReceiptValidationError(.malformedReceipt, "Attribute type 12 appears more than once.", offset: slot.offset)

@@ -160,9 +160,11 @@ public struct ReceiptValidator: Sendable {
             // path does), believed only now.
             receipt = early.receipt
         } else {
-            // Read where the backend verified it (no copy of a large payload).
+            // Read where the backend verified it (no copy of a large payload); a payload parsed
+            // before verification tells how many purchases to make room for.
             receipt = try ReceiptParser.parse(
-                verified.contentSource, range: verified.contentRange, purchaseCountHint: inspection.purchaseCount)
+                verified.contentSource, range: verified.contentRange,
+                purchaseCountHint: inspection.receipt?.receipt.inAppPurchases.count)
         }
         report.receipt = receipt
         if let policyError { throw policyError }
@@ -182,8 +184,6 @@ public struct ReceiptValidator: Sendable {
         var embedsOnlyStoreKitCertificate = false
         /// The payload's creation date, if readable.
         var creationDate: Date?
-        /// The number of in-app purchases the payload seems to hold (sizes the parse's array only).
-        var purchaseCount: Int?
         /// The payload parsed in place before verification, when it parsed (strict DER, no error).
         var receipt: EarlyParse?
     }
@@ -217,10 +217,8 @@ public struct ReceiptValidator: Sendable {
             if let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) {
                 inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
                 inspection.creationDate = receipt.creationDate
-                inspection.purchaseCount = receipt.inAppPurchases.count
-            } else if let (creationDate, purchaseCount) = try? ReceiptParser.creationDateAndPurchaseCount(in: der, range: envelope.content) {
-                inspection.creationDate = creationDate
-                inspection.purchaseCount = purchaseCount
+            } else {
+                inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
             }
             return inspection
         }
