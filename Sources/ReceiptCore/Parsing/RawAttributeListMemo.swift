@@ -130,16 +130,11 @@ struct RawAttributeListMemo {
         equal(bytes, a.type, b.type) && equal(bytes, a.version, b.version) && equal(bytes, a.value, b.value)
     }
 
-    /// Whether two ranges of `bytes` hold the same octets.
+    /// Whether two ranges of `bytes` (inside it) hold the same octets.
     @inline(__always)
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
         guard a.count == b.count else { return false }
-        if a == b { return true }
-        var index = 0
-        while index < a.count {
-            guard bytes[a.lowerBound &+ index] == bytes[b.lowerBound &+ index] else { return false }
-            index &+= 1
-        }
-        return true
+        guard a != b, !a.isEmpty, let base = bytes.baseAddress else { return true }
+        return RepeatedValueMemo.equal(base + a.lowerBound, base + b.lowerBound, count: a.count)
     }
 }

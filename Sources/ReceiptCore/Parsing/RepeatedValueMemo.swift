@@ -153,9 +153,9 @@ struct RepeatedValueMemo {
 
     /// Whether `count` (> 0) bytes at `a` and at `b` are equal: eight bytes at a time, the last
     /// eight overlapping the ones before when `count` is not a multiple of eight (no call to
-    /// `memcmp` for the short values compared here).
+    /// `memcmp` for the short values compared here). Also ``RawAttributeListMemo``'s comparison.
     @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         let left = UnsafeRawPointer(a)
         let right = UnsafeRawPointer(b)
         if count >= 8 {

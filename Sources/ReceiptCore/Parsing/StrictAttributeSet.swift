@@ -21,15 +21,6 @@ struct AttributeSlot {
 /// definite minimal lengths of at most four octets, at most `maximumCount` attributes. Anything
 /// else is `nil`, and the caller uses the general reader, which also reports every problem.
 enum StrictAttributeSet {
-    static func slots(_ bytes: [UInt8], in range: Range<Int>, maximumCount: Int) -> [AttributeSlot]? {
-        bytes.withUnsafeBufferPointer { pointer -> [AttributeSlot]? in
-            var slots: [AttributeSlot] = []
-            // Attributes are at least 11 bytes (30 09 02 01 t 02 01 v 04 00 …); a cheap upper bound.
-            slots.reserveCapacity(min(maximumCount, range.count / 11 + 1))
-            return forEachAttribute(pointer, in: range, maximumCount: maximumCount) { slots.append($0) } ? slots : nil
-        }
-    }
-
     /// Visits, in order, every attribute of the SET at `range` of `pointer`. `false` for anything
     /// the strict lane does not accept; `visit` may then have seen a prefix of the attributes.
     @inline(__always)
