@@ -138,8 +138,10 @@ public final class GnuTLSBackend: CryptoBackend {
             throw ReceiptValidationError(.untrustedChain, "GnuTLS returned an empty chain for the signer.")
         }
 
-        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf.
-        try Self.checkValidity(of: chain, at: time)
+        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf, by the
+        //    rule every backend shares.
+        let signerChain = chain.map { Certificate(derBytes: $0.derBytes) }
+        try ValidityPeriod.check(signerChain, at: time)
 
         // 4. The signature.
         try Self.verifySignature(
@@ -147,7 +149,6 @@ public final class GnuTLSBackend: CryptoBackend {
             content: content, leaf: verifiedLeaf
         )
 
-        let signerChain = chain.map { Certificate(derBytes: $0.derBytes) }
         let digestAlgorithm = DigestAlgorithm(oid: signerLayout.digestAlgorithmOID)
         guard let attachedContent else {
             // A detached content was verified where it lies in `bytes`: returned in place, not copied.
@@ -215,36 +216,6 @@ public final class GnuTLSBackend: CryptoBackend {
             )
         }
         return match
-    }
-
-    /// Checks notBefore ≤ time ≤ notAfter for every certificate, from the anchor down to the leaf.
-    static func checkValidity(of chain: [GnuTLSX509Certificate], at time: Date) throws(ReceiptValidationError) {
-        let seconds = time.timeIntervalSince1970
-        for certificate in chain.reversed() {
-            guard let notBefore = certificate.activationTime, let notAfter = certificate.expirationTime else {
-                throw ReceiptValidationError(
-                    .untrustedChain,
-                    "GnuTLS could not read the validity period of \(certificate.subjectDescription).",
-                    libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_CERTIFICATE_TIME_ERROR)
-                )
-            }
-            if Double(notBefore) > seconds {
-                throw ReceiptValidationError(
-                    .certificateNotYetValid,
-                    "\(certificate.subjectDescription) is not valid before \(Date(timeIntervalSince1970: Double(notBefore))) "
-                        + "(verification time \(time)).",
-                    libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_NOT_ACTIVATED)
-                )
-            }
-            if Double(notAfter) < seconds {
-                throw ReceiptValidationError(
-                    .certificateExpired,
-                    "\(certificate.subjectDescription) expired at \(Date(timeIntervalSince1970: Double(notAfter))) "
-                        + "(verification time \(time)).",
-                    libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_EXPIRED)
-                )
-            }
-        }
     }
 
     /// Verifies one SignerInfo's signature with the leaf's key.

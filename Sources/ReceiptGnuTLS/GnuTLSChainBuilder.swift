@@ -133,10 +133,9 @@ enum GnuTLSChainBuilder {
     /// (the first of equals); `nil` when there is none.
     static func preferred(_ candidates: [GnuTLSX509Certificate], at time: Date) -> GnuTLSX509Certificate? {
         guard candidates.count > 1 else { return candidates.first }
-        let seconds = time.timeIntervalSince1970
-        if let current = candidates.first(where: { candidate in
-            guard let notBefore = candidate.activationTime, let notAfter = candidate.expirationTime else { return false }
-            return Double(notBefore) <= seconds && seconds <= Double(notAfter)
+        let second = ValidityPeriod.second(of: time)
+        if let second, let current = candidates.first(where: { candidate in
+            ValidityPeriod(certificate: candidate.derBytes)?.contains(second: second) ?? false
         }) {
             return current
         }

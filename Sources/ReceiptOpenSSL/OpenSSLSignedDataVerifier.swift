@@ -70,16 +70,20 @@ enum OpenSSLSignedDataVerifier {
                 .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
 
-        // 1. The chain at the caller's time; this is the chain returned. Only when that fails on a
-        //    certificate's validity period is it verified again without time checks, so that a
-        //    broken chain (untrusted_chain) is still reported before expired certificates.
-        let chain: [Certificate]
+        // 1. The chain at the caller's time (OpenSSL prefers issuers valid then); this is the chain
+        //    returned. Only when that fails on a certificate's validity period is it verified again
+        //    without time checks, so that a broken chain (untrusted_chain) is still reported before
+        //    expired certificates, and that chain is then held to the shared rule: OpenSSL's own
+        //    treats a certificate's notAfter second as expired, RFC 5280 and ``ValidityPeriod`` do not.
+        var chain: [Certificate]
         do {
             chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: time)
         } catch let error where error.code == .certificateExpired || error.code == .certificateNotYetValid {
-            _ = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
-            throw error
+            chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
         }
+        // 2. Validity of every chain certificate at the caller's time, anchor down to leaf, by the
+        //    rule every backend shares (it accepts every chain OpenSSL accepted at that second).
+        try ValidityPeriod.check(chain, at: Date(timeIntervalSince1970: Double(time)))
 
         // 3. The signature over the content (or the signed attributes and their messageDigest).
         //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time. A

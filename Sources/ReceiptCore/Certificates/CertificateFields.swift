@@ -6,10 +6,8 @@
 /// `YYMMDDHHMMSSZ` / `YYYYMMDDHHMMSSZ`, name values other than ASCII PrintableString / UTF8String /
 /// IA5String) gives `nil`, and the cache then does not keep the chain.
 struct CertificateFields {
-    /// notBefore, seconds since 1970.
-    var notBefore: Double
-    /// notAfter, seconds since 1970.
-    var notAfter: Double
+    /// The validity period.
+    var validity: ValidityPeriod
     /// The issuer name's comparison key (see ``nameKey``).
     var issuerKey: [UInt8]
     /// The subject name's comparison key.
@@ -20,9 +18,8 @@ struct CertificateFields {
         self = fields
     }
 
-    private init(notBefore: Double, notAfter: Double, issuerKey: [UInt8], subjectKey: [UInt8]) {
-        self.notBefore = notBefore
-        self.notAfter = notAfter
+    private init(validity: ValidityPeriod, issuerKey: [UInt8], subjectKey: [UInt8]) {
+        self.validity = validity
         self.issuerKey = issuerKey
         self.subjectKey = subjectKey
     }
@@ -42,45 +39,11 @@ struct CertificateFields {
               let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
               let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
               let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
-              let notBefore = cursor.element(at: validity.contentStart, within: validity.end),
-              let notAfter = cursor.element(at: notBefore.end, within: validity.end), notAfter.end == validity.end,
+              let period = ValidityPeriod(cursor, validity),
               let subject = cursor.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
-              let start = time(cursor, notBefore), let end = time(cursor, notAfter),
               let issuerKey = nameKey(cursor, issuer), let subjectKey = nameKey(cursor, subject)
         else { return nil }
-        return CertificateFields(notBefore: start, notAfter: end, issuerKey: issuerKey, subjectKey: subjectKey)
-    }
-
-    /// UTCTime `YYMMDDHHMMSSZ` (years 1950–2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`.
-    private static func time(_ cursor: DERCursor, _ element: DERCursor.Element) -> Double? {
-        let length = element.end - element.contentStart
-        var position = element.contentStart
-        func digits(_ count: Int) -> Int? {
-            var value = 0
-            for _ in 0..<count {
-                let byte = cursor.bytes[position]
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-                position += 1
-            }
-            return value
-        }
-        let year: Int
-        switch (element.tag, length) {
-        case (0x17, 13):
-            guard let short = digits(2) else { return nil }
-            year = short < 50 ? 2000 + short : 1900 + short
-        case (0x18, 15):
-            guard let long = digits(4) else { return nil }
-            year = long
-        default:
-            return nil
-        }
-        guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2),
-              let second = digits(2), cursor.bytes[position] == 0x5A,
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
-        else { return nil }
-        return RFC3339.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second).timeIntervalSince1970
+        return CertificateFields(validity: period, issuerKey: issuerKey, subjectKey: subjectKey)
     }
 
     /// A key that two names OpenSSL or GnuTLS could consider equal always share: the attribute

@@ -136,7 +136,9 @@ extension ReceiptValidator {
             guard let fields = CertificateFields(certificate) else { return }
             chainFields.append(fields)
         }
-        guard let window = Self.validityWindow(of: chainFields), window.contains(time.timeIntervalSince1970) else { return }
+        guard let window = Self.validityWindow(of: chainFields), let second = ValidityPeriod.second(of: time),
+              window.contains(second: second)
+        else { return }
 
         let parts = der.withUnsafeBufferPointer { pointer -> (certificates: [Certificate], rules: [VerifiedChainCache.SignedAttributeRule]?, valid: Bool) in
             let cursor = DERCursor(pointer)
@@ -170,23 +172,21 @@ extension ReceiptValidator {
             attributes: parts.rules,
             digestAlgorithm: envelope.digestAlgorithm,
             chain: verified.signerChain,
-            earliest: window.lowerBound,
-            latest: window.upperBound,
+            window: window,
             key: key
         ))
     }
 
-    /// The intersection of the chain's validity periods, one second inside each bound, in seconds
-    /// since 1970; `nil` when empty.
-    static func validityWindow(of chain: [CertificateFields]) -> ClosedRange<Double>? {
-        var earliest = -Double.infinity
-        var latest = Double.infinity
-        for fields in chain {
-            earliest = max(earliest, fields.notBefore + 1)
-            latest = min(latest, fields.notAfter - 1)
+    /// The intersection of the chain's validity periods (``ValidityPeriod``, bounds included, the
+    /// rule every backend applies); `nil` when empty.
+    static func validityWindow(of chain: [CertificateFields]) -> ValidityPeriod? {
+        guard let first = chain.first else { return nil }
+        var window = first.validity
+        for fields in chain.dropFirst() {
+            window.notBefore = max(window.notBefore, fields.validity.notBefore)
+            window.notAfter = min(window.notAfter, fields.validity.notAfter)
         }
-        guard earliest.isFinite, latest.isFinite, earliest <= latest else { return nil }
-        return earliest...latest
+        return window.notBefore <= window.notAfter ? window : nil
     }
 
     /// Whether the path from the leaf to the anchor is the only one the libraries could build from

@@ -56,15 +56,14 @@ final class VerifiedChainCache: Sendable {
         let digestAlgorithm: DigestAlgorithm
         /// The chain the full path verified and the policy accepted, leaf first.
         let chain: [Certificate]
-        /// Seconds since 1970: the verification time must lie in `earliest...latest`.
-        let earliest: Double
-        let latest: Double
+        /// The intersection of the chain's validity periods: the verification time must lie in it.
+        let window: ValidityPeriod
         let key: any SignatureVerificationKey
 
         init(
             trustStore: any TrustStore, fingerprint: Int, head: [UInt8], certificates: [UInt8], signerHead: [UInt8],
             signatureAlgorithm: [UInt8], attributes: [SignedAttributeRule]?, digestAlgorithm: DigestAlgorithm,
-            chain: [Certificate], earliest: Double, latest: Double, key: any SignatureVerificationKey
+            chain: [Certificate], window: ValidityPeriod, key: any SignatureVerificationKey
         ) {
             self.trustStore = trustStore
             self.fingerprint = fingerprint
@@ -75,16 +74,15 @@ final class VerifiedChainCache: Sendable {
             self.attributes = attributes
             self.digestAlgorithm = digestAlgorithm
             self.chain = chain
-            self.earliest = earliest
-            self.latest = latest
+            self.window = window
             self.key = key
         }
 
-        /// Whether the verification time lies inside every chain certificate's validity period
-        /// (with a one-second margin on each side, so rounding never decides).
+        /// Whether the verification time lies inside every chain certificate's validity period,
+        /// by the rule the backends apply (``ValidityPeriod``).
         func covers(_ time: Date) -> Bool {
-            let seconds = time.timeIntervalSince1970
-            return seconds.isFinite && seconds >= earliest && seconds <= latest
+            guard let second = ValidityPeriod.second(of: time) else { return false }
+            return window.contains(second: second)
         }
     }
 

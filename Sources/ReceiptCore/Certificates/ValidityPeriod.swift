@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A certificate's validity period and the one rule for whether a verification time lies in it,
+/// applied by every backend (after its chain is built) and by the verified-chain cache's fast path.
+///
+/// RFC 5280 §4.1.2.5: the period runs from notBefore through notAfter, both included. Certificate
+/// times are whole seconds, so the verification time counts by the second it falls in (rounded
+/// down): a receipt made at exactly a certificate's notAfter second is inside it. The libraries'
+/// own rules differ (OpenSSL's `X509_verify_cert` treats the notAfter second as expired, GnuTLS
+/// compares fractional seconds), which is why the rule lives here.
+package struct ValidityPeriod: Sendable, Equatable {
+    /// notBefore, seconds since 1970.
+    package var notBefore: Int64
+    /// notAfter, seconds since 1970.
+    package var notAfter: Int64
+
+    package init(notBefore: Int64, notAfter: Int64) {
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+    }
+
+    /// The period of the DER certificate `der`, or `nil` when its Validity is not two times
+    /// `YYMMDDHHMMSSZ` (UTCTime, years 1950–2049) / `YYYYMMDDHHMMSSZ` (GeneralizedTime).
+    package init?(certificate der: [UInt8]) {
+        guard let period = der.withUnsafeBufferPointer({ pointer -> ValidityPeriod? in
+            let cursor = DERCursor(pointer)
+            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+                  certificate.end == pointer.count,
+                  let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
+                  var field = cursor.element(at: tbs.contentStart, within: tbs.end)
+            else { return nil }
+            if field.tag == 0xA0 {  // [0] version
+                guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
+                field = next
+            }
+            guard field.tag == 0x02,  // serialNumber
+                  let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
+                  let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
+                  let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30
+            else { return nil }
+            return ValidityPeriod(cursor, validity)
+        }) else { return nil }
+        self = period
+    }
+
+    /// The period of a `Validity ::= SEQUENCE { notBefore Time, notAfter Time }` element.
+    init?(_ cursor: DERCursor, _ validity: DERCursor.Element) {
+        guard let start = cursor.element(at: validity.contentStart, within: validity.end),
+              let end = cursor.element(at: start.end, within: validity.end), end.end == validity.end,
+              let notBefore = Self.seconds(cursor, start), let notAfter = Self.seconds(cursor, end)
+        else { return nil }
+        self.init(notBefore: notBefore, notAfter: notAfter)
+    }
+
+    /// Whether the second `second` (seconds since 1970) lies in the period, bounds included.
+    package func contains(second: Int64) -> Bool {
+        notBefore <= second && second <= notAfter
+    }
+
+    /// The second a verification time falls in (rounded down), or `nil` for a time no certificate
+    /// can cover (not finite, or beyond ±10^12 s, ±31,000 years).
+    package static func second(of time: Date) -> Int64? {
+        let seconds = time.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        return Int64(seconds)
+    }
+
+    /// Checks every certificate of `chain` (leaf first) at `time`, from the anchor down to the leaf,
+    /// so that the first failure is the one nearest the anchor (as OpenSSL reports it).
+    /// - Throws: ``ReceiptValidationError/Code/certificateNotYetValid`` or
+    ///   ``ReceiptValidationError/Code/certificateExpired`` for the first certificate outside its
+    ///   period; ``ReceiptValidationError/Code/untrustedChain`` for a period that cannot be read;
+    ///   ``ReceiptValidationError/Code/backendFailure`` for a time no certificate can cover.
+    package static func check(_ chain: [Certificate], at time: Date) throws(ReceiptValidationError) {
+        guard let second = second(of: time) else {
+            throw ReceiptValidationError(.backendFailure, "The verification time \(time) cannot be represented.")
+        }
+        for (depth, certificate) in chain.enumerated().reversed() {
+            guard let period = ValidityPeriod(certificate: certificate.derBytes) else {
+                throw ReceiptValidationError(
+                    .untrustedChain, "The validity period of the chain's certificate at depth \(depth) could not be read.")
+            }
+            if second < period.notBefore {
+                throw ReceiptValidationError(
+                    .certificateNotYetValid,
+                    "The chain's certificate at depth \(depth) is not valid before "
+                        + "\(Date(timeIntervalSince1970: Double(period.notBefore))) (verification time \(time)).")
+            }
+            if second > period.notAfter {
+                throw ReceiptValidationError(
+                    .certificateExpired,
+                    "The chain's certificate at depth \(depth) expired at "
+                        + "\(Date(timeIntervalSince1970: Double(period.notAfter))) (verification time \(time)).")
+            }
+        }
+    }
+
+    /// UTCTime `YYMMDDHHMMSSZ` (years 1950–2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`, as seconds since 1970.
+    private static func seconds(_ cursor: DERCursor, _ element: DERCursor.Element) -> Int64? {
+        let length = element.end - element.contentStart
+        var position = element.contentStart
+        func digits(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                let byte = cursor.bytes[position]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+                position += 1
+            }
+            return value
+        }
+        let year: Int
+        switch (element.tag, length) {
+        case (0x17, 13):
+            guard let short = digits(2) else { return nil }
+            year = short < 50 ? 2000 + short : 1900 + short
+        case (0x18, 15):
+            guard let long = digits(4) else { return nil }
+            year = long
+        default:
+            return nil
+        }
+        guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2),
+              let second = digits(2), cursor.bytes[position] == 0x5A,
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        return Int64(RFC3339.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            .timeIntervalSince1970)
+    }
+}

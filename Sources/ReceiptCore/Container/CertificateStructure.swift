@@ -1,0 +1,380 @@
+/// Strict DER checks of X.509 structures, shared by every backend (see ``SignedDataStructure``).
+///
+/// Stricter than OpenSSL's and GnuTLS's decoders where they differ, so that a certificate either
+/// passes here and then decodes the same way in both, or is `invalid_certificate` in both.
+package enum CertificateStructure {
+    /// Whether `der` is exactly one strict-DER Certificate: `SEQUENCE { TBSCertificate,
+    /// AlgorithmIdentifier (equal to the TBS signature field), BIT STRING }`, the TBSCertificate
+    /// with version 1–3, a minimal serial INTEGER, well-formed issuer and subject Names (valid
+    /// UTF8String, BMPString and UniversalString values), a Validity of two well-formed times, a
+    /// SubjectPublicKeyInfo, unique identifiers only from version 2 and extensions (unique OIDs,
+    /// DER BOOLEAN critical flags) only in version 3.
+    package static func isCertificate(_ der: [UInt8]) -> Bool {
+        der.withUnsafeBufferPointer { pointer in
+            let cursor = DERCursor(pointer)
+            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+                  certificate.end == pointer.count,
+                  let items = children(cursor, certificate), items.count == 3,
+                  items[0].tag == 0x30, isAlgorithmIdentifier(cursor, items[1]), isBitString(cursor, items[2]),
+                  let tbs = children(cursor, items[0]), tbs.count >= 6
+            else { return false }
+            var index = 0
+            var version = 0
+            if tbs[0].tag == 0xA0 {
+                guard let explicit = children(cursor, tbs[0]), explicit.count == 1, explicit[0].tag == 0x02,
+                      explicit[0].end - explicit[0].contentStart == 1, pointer[explicit[0].contentStart] <= 2
+                else { return false }
+                version = Int(pointer[explicit[0].contentStart])
+                index = 1
+            }
+            guard tbs.count >= index + 6,
+                  tbs[index].tag == 0x02, isMinimalInteger(pointer[tbs[index].contentStart..<tbs[index].end]),
+                  isAlgorithmIdentifier(cursor, tbs[index + 1]),
+                  cursor.equals(tbs[index + 1].whole, Array(pointer[items[1].whole])),
+                  isName(cursor, tbs[index + 2]),
+                  tbs[index + 3].tag == 0x30, let validity = children(cursor, tbs[index + 3]), validity.count == 2,
+                  isTime(cursor, validity[0]), isTime(cursor, validity[1]),
+                  isName(cursor, tbs[index + 4]),
+                  tbs[index + 5].tag == 0x30, let key = children(cursor, tbs[index + 5]), key.count == 2,
+                  isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1])
+            else { return false }
+            index += 6
+            if index < tbs.count, tbs[index].tag == 0x81 {
+                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
+                index += 1
+            }
+            if index < tbs.count, tbs[index].tag == 0x82 {
+                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
+                index += 1
+            }
+            if index < tbs.count, tbs[index].tag == 0xA3 {
+                guard version == 2, isExtensions(cursor, tbs[index]) else { return false }
+                index += 1
+            }
+            return index == tbs.count
+        }
+    }
+
+    /// Whether `der` is exactly one strict-DER Name with well-formed attribute values.
+    package static func isName(_ der: [UInt8]) -> Bool {
+        der.withUnsafeBufferPointer { pointer in
+            let cursor = DERCursor(pointer)
+            guard let name = cursor.element(at: 0, within: pointer.count), name.end == pointer.count else { return false }
+            return isName(cursor, name)
+        }
+    }
+
+    /// The byte ranges of the issuer Name and serial number INTEGER TLVs of the certificate at
+    /// `range` of the cursor's buffer (one ``isCertificate(_:)`` accepted).
+    package static func issuerAndSerial(_ cursor: DERCursor, _ range: Range<Int>) -> (issuer: Range<Int>, serial: Range<Int>)? {
+        guard let certificate = cursor.element(at: range.lowerBound, within: range.upperBound),
+              let tbsElement = cursor.element(at: certificate.contentStart, within: certificate.end), tbsElement.tag == 0x30,
+              var element = cursor.element(at: tbsElement.contentStart, within: tbsElement.end)
+        else { return nil }
+        if element.tag == 0xA0 {
+            guard let next = cursor.element(at: element.end, within: tbsElement.end) else { return nil }
+            element = next
+        }
+        let serial = element
+        guard let signature = cursor.element(at: serial.end, within: tbsElement.end),
+              let issuer = cursor.element(at: signature.end, within: tbsElement.end)
+        else { return nil }
+        return (issuer.whole, serial.whole)
+    }
+
+    /// A comparison key for a DER Name under which every two names OpenSSL's canonical comparison
+    /// finds equal are equal too (it is looser): per attribute, the OID and the value decoded to
+    /// Unicode (UTF8String, BMPString, UniversalString; other types octet by octet), ASCII
+    /// lower-cased, all whitespace removed. `nil` when `der` is not a Name.
+    package static func looseNameKey(_ der: [UInt8]) -> [[UInt8]]? {
+        der.withUnsafeBufferPointer { pointer -> [[UInt8]]? in
+            let cursor = DERCursor(pointer)
+            guard let name = cursor.element(at: 0, within: pointer.count), name.tag == 0x30,
+                  let relatives = children(cursor, name)
+            else { return nil }
+            var key: [[UInt8]] = []
+            for relative in relatives {
+                guard let attributes = children(cursor, relative) else { return nil }
+                key.append([])  // RDN boundary
+                for attribute in attributes {
+                    guard let pair = children(cursor, attribute), pair.count == 2 else { return nil }
+                    var item = Array(pointer[pair[0].contentStart..<pair[0].end])
+                    item.append(0)
+                    let value = pointer[pair[1].contentStart..<pair[1].end]
+                    for scalar in looseScalars(value, tag: pair[1].tag) {
+                        if scalar == 0x20 || (0x09...0x0D).contains(scalar) { continue }
+                        let lowered = (0x41...0x5A).contains(scalar) ? scalar + 0x20 : scalar
+                        guard let unicode = Unicode.Scalar(lowered) else { continue }
+                        UTF8.encode(unicode) { item.append($0) }
+                    }
+                    key.append(item)
+                }
+            }
+            return key
+        }
+    }
+
+    private static func looseScalars(_ value: Slice<UnsafeBufferPointer<UInt8>>, tag: UInt8) -> [UInt32] {
+        switch tag {
+        case 0x0C:
+            return String(decoding: value, as: UTF8.self).unicodeScalars.map(\.value)
+        case 0x1E, 0x1C:
+            let width = tag == 0x1E ? 2 : 4
+            var scalars: [UInt32] = []
+            var index = value.startIndex
+            while value.endIndex - index >= width {
+                var scalar: UInt32 = 0
+                for offset in 0..<width { scalar = (scalar << 8) | UInt32(value[index + offset]) }
+                scalars.append(scalar)
+                index += width
+            }
+            return scalars
+        default:
+            return value.map { UInt32($0) }
+        }
+    }
+
+    /// Whether the content octets of a universal primitive are a valid encoding of its type:
+    /// BOOLEAN one octet, INTEGER and ENUMERATED minimal, BIT STRING well-formed, NULL empty,
+    /// OBJECT IDENTIFIER decodable, BMPString a whole number of 2-octet and UniversalString of
+    /// 4-octet characters (OpenSSL refuses other lengths wherever it decodes an ANY, GnuTLS keeps
+    /// them); tag 0 (end-of-contents) and a primitive SEQUENCE or SET are refused. Other types are
+    /// not checked.
+    package static func isWellFormedPrimitive<Octets: Collection<UInt8>>(tag: UInt32, _ content: Octets) -> Bool {
+        switch tag {
+        case 0: return false  // end-of-contents is no value
+        case 1: return content.count == 1
+        case 2, 10: return isMinimalInteger(content)
+        case 3:
+            guard let unused = content.first else { return false }
+            return unused <= 7 && (content.count > 1 || unused == 0)
+        case 5: return content.isEmpty
+        case 16, 17: return false  // SEQUENCE and SET are constructed (OpenSSL refuses a primitive one, GnuTLS read it)
+        case 6: return isObjectIdentifier(content)
+        case 28: return content.count % 4 == 0
+        case 30: return content.count % 2 == 0
+        default: return true
+        }
+    }
+
+    /// Whether OBJECT IDENTIFIER content octets are what `decodeObjectIdentifier` accepts (1–128
+    /// octets, no arc starting with 0x80, at most 9 octets per arc, the last arc complete), without
+    /// building the dotted string.
+    package static func isObjectIdentifier<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
+        guard !content.isEmpty, content.count <= 128 else { return false }
+        var octets = 0
+        for byte in content {
+            if octets == 0, byte == 0x80 { return false }
+            octets += 1
+            guard octets <= 9 else { return false }
+            if byte & 0x80 == 0 { octets = 0 }
+        }
+        return octets == 0
+    }
+
+    /// Whether INTEGER content octets are non-empty and minimal.
+    package static func isMinimalInteger<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
+        guard let first = content.first else { return false }
+        let secondIndex = content.index(after: content.startIndex)
+        guard secondIndex != content.endIndex else { return true }
+        let second = content[secondIndex]
+        return !(first == 0x00 && second & 0x80 == 0) && !(first == 0xFF && second & 0x80 != 0)
+    }
+
+    // MARK: Internals
+
+    private static let maximumChildren = 4096
+    private static let maximumDepth = 16
+
+    private static func children(_ cursor: DERCursor, _ parent: DERCursor.Element) -> [DERCursor.Element]? {
+        guard parent.tag & 0x20 != 0 else { return nil }
+        var result: [DERCursor.Element] = []
+        var position = parent.contentStart
+        while position < parent.end {
+            guard result.count < maximumChildren, let child = cursor.element(at: position, within: parent.end) else { return nil }
+            result.append(child)
+            position = child.end
+        }
+        return result
+    }
+
+    private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        element.tag == 0x06 && isObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
+    }
+
+    /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
+    private static func isAlgorithmIdentifier(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let items = children(cursor, element), (1...2).contains(items.count),
+              isOID(cursor, items[0])
+        else { return false }
+        return items.count == 1 || isWellFormed(cursor, items[1], depth: 0)
+    }
+
+    /// Whether a constructed element's content tiles into strict DER elements, recursively (bounded).
+    private static func isWellFormed(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int) -> Bool {
+        guard element.tag & 0x20 != 0 else {
+            guard element.tag & 0xC0 == 0 else { return true }
+            return isWellFormedPrimitive(tag: UInt32(element.tag & 0x1F), cursor.bytes[element.contentStart..<element.end])
+        }
+        // Universal types in constructed form: in DER only SEQUENCE and SET.
+        guard element.tag & 0xC0 != 0 || element.tag == 0x30 || element.tag == 0x31 else { return false }
+        guard depth < maximumDepth, let items = children(cursor, element) else { return false }
+        return items.allSatisfy { isWellFormed(cursor, $0, depth: depth + 1) }
+    }
+
+    private static func isBitString(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        element.tag == 0x03 && isBitStringContent(cursor.bytes[element.contentStart..<element.end])
+    }
+
+    /// BIT STRING content: an unused-bits octet 0…7 (0 when empty), the unused bits zero.
+    private static func isBitStringContent(_ content: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let unused = content.first, unused <= 7 else { return false }
+        if content.count == 1 { return unused == 0 }
+        guard let last = content.last else { return false }
+        return last & ((1 << unused) - 1) == 0
+    }
+
+    /// Name ::= SEQUENCE OF RelativeDistinguishedName (SET SIZE (1..MAX) OF
+    /// SEQUENCE { OBJECT IDENTIFIER, value }), values of a directory string type (or a SEQUENCE).
+    private static func isName(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let names = children(cursor, element) else { return false }
+        for relative in names {
+            guard relative.tag == 0x31, let attributes = children(cursor, relative), !attributes.isEmpty else { return false }
+            for attribute in attributes {
+                guard attribute.tag == 0x30, let pair = children(cursor, attribute), pair.count == 2,
+                      isOID(cursor, pair[0]), isDirectoryValue(cursor, pair[1])
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    /// The directory string types both libraries decode in a Name (a subset of OpenSSL's
+    /// `ASN1_PRINTABLE` set), with the encodings OpenSSL converts (UTF-8, UCS-2, UCS-4) valid.
+    private static func isDirectoryValue(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        let content = cursor.bytes[element.contentStart..<element.end]
+        switch element.tag {
+        case 0x12, 0x13, 0x14, 0x16:
+            return true
+        case 0x0C:
+            return isUTF8(content)
+        case 0x1E:
+            return content.count % 2 == 0 && isScalars(content, width: 2)
+        case 0x1C:
+            return content.count % 4 == 0 && isScalars(content, width: 4)
+        default:
+            return false
+        }
+    }
+
+    private static func isUTF8(_ content: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var iterator = content.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// Big-endian code units of `width` octets, each a Unicode scalar (no surrogates, at most U+10FFFF).
+    private static func isScalars(_ content: Slice<UnsafeBufferPointer<UInt8>>, width: Int) -> Bool {
+        var index = content.startIndex
+        while index < content.endIndex {
+            var value: UInt32 = 0
+            for offset in 0..<width { value = (value << 8) | UInt32(content[index + offset]) }
+            guard value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return false }
+            index += width
+        }
+        return true
+    }
+
+    /// UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, fields in range.
+    private static func isTime(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        let content = Array(cursor.bytes[element.contentStart..<element.end])
+        let digits: Int
+        switch (element.tag, content.count) {
+        case (0x17, 13): digits = 12
+        case (0x18, 15): digits = 14
+        default: return false
+        }
+        guard content[digits] == UInt8(ascii: "Z"),
+              content[..<digits].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        func number(_ at: Int) -> Int { Int(content[at] - 48) * 10 + Int(content[at + 1] - 48) }
+        let base = digits - 10  // month offset
+        let month = number(base), day = number(base + 2), hour = number(base + 4)
+        let minute = number(base + 6), second = number(base + 8)
+        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second < 60
+    }
+
+    /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,
+    /// critical BOOLEAN (DER TRUE only) OPTIONAL, extnValue OCTET STRING }, no OID twice.
+    private static func isExtensions(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard let explicit = children(cursor, element), explicit.count == 1, explicit[0].tag == 0x30,
+              let extensions = children(cursor, explicit[0]), !extensions.isEmpty
+        else { return false }
+        var seen: [ArraySlice<UInt8>] = []
+        for item in extensions {
+            guard item.tag == 0x30, let parts = children(cursor, item), (2...3).contains(parts.count),
+                  isOID(cursor, parts[0]), parts[parts.count - 1].tag == 0x04
+            else { return false }
+            if parts.count == 3 {
+                guard parts[1].tag == 0x01, parts[1].end - parts[1].contentStart == 1,
+                      cursor.bytes[parts[1].contentStart] == 0xFF
+                else { return false }
+            }
+            let oid = ArraySlice(cursor.bytes[parts[0].contentStart..<parts[0].end])
+            guard !seen.contains(oid) else { return false }
+            seen.append(oid)
+            // GnuTLS decodes the alternative names when it imports a certificate; OpenSSL only
+            // when asked. Both must see well-formed GeneralNames or neither decodes the certificate.
+            if oid.elementsEqual(subjectAltNameOID) || oid.elementsEqual(issuerAltNameOID) {
+                let value = parts[parts.count - 1]
+                guard let names = cursor.element(at: value.contentStart, within: value.end), names.end == value.end,
+                      isGeneralNames(cursor, names)
+                else { return false }
+            }
+        }
+        return true
+    }
+
+    private static let subjectAltNameOID: [UInt8] = [0x55, 0x1D, 0x11]
+    private static let issuerAltNameOID: [UInt8] = [0x55, 0x1D, 0x12]
+
+    /// GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName (context tags [0]–[8], constructed
+    /// exactly for otherName, x400Address, directoryName and ediPartyName).
+    private static func isGeneralNames(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
+        guard element.tag == 0x30, let names = children(cursor, element), !names.isEmpty else { return false }
+        for name in names {
+            guard name.tag & 0xC0 == 0x80 else { return false }
+            let number = name.tag & 0x1F
+            let constructed = name.tag & 0x20 != 0
+            switch number {
+            case 0:
+                guard constructed, let parts = children(cursor, name), parts.count == 2, isOID(cursor, parts[0]),
+                      parts[1].tag == 0xA0, isWellFormed(cursor, parts[1], depth: 0)
+                else { return false }
+            case 3, 5:
+                guard constructed, isWellFormed(cursor, name, depth: 0) else { return false }
+            case 4:
+                guard constructed, let inner = children(cursor, name), inner.count == 1, isName(cursor, inner[0]) else {
+                    return false
+                }
+            case 1, 2, 6:
+                guard !constructed else { return false }
+            case 7:
+                guard !constructed, [4, 8, 16, 32].contains(name.end - name.contentStart) else { return false }
+            case 8:
+                guard !constructed, isObjectIdentifier(cursor.bytes[name.contentStart..<name.end]) else {
+                    return false
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
