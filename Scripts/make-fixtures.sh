@@ -335,6 +335,15 @@ for f in "$HOSTILE"/malformed-*.receipt "$HOSTILE"/missing-*.receipt "$HOSTILE"/
 done
 
 # ---------------------------------------------------------------------------
+# SignerInfo encoding edges (issue 13): signed attributes that are not DER, signed with the leaf's
+# key over what OpenSSL or GnuTLS verifies, and odd BMPString/UniversalString lengths.
+# ---------------------------------------------------------------------------
+say "SignerInfo encoding edges:"
+python3 "$HELPERS/signerinfo.py" "$OUT/edges" "$RECEIPTS/valid-sha256-attrs.receipt" \
+    "$RECEIPTS/valid-sha256-noattr.receipt" "$FIXTURES/real/receipts/aporat-production-g5-sha256-2025-1iap.receipt" \
+    "$KEYS/leaf.key"
+
+# ---------------------------------------------------------------------------
 # Manifest
 # ---------------------------------------------------------------------------
 say "Manifest:"
