@@ -31,6 +31,10 @@ bash Scripts/check-dependent.sh
 step "tests: every backend (OpenSSL, GnuTLS)"
 swift test --traits OpenSSL,GnuTLS --scratch-path .build-all
 
+step "agreement: every fixture, hostile, edge and fuzz-regression input and ${RECEIPTKIT_AGREEMENT_FLIPS:=64} bit-flips of each real receipt, cold and warm, on OpenSSL and GnuTLS"
+RECEIPTKIT_AGREEMENT_FLIPS=$RECEIPTKIT_AGREEMENT_FLIPS swift test --skip-build --traits OpenSSL,GnuTLS \
+    --scratch-path .build-all --filter CacheAgreementTests 2>&1 | grep -E "cache agreement:|✘|passed after|failed after"
+
 step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
 bash Scripts/sanitizers.sh address thread
 
