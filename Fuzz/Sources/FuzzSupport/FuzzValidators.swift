@@ -9,8 +9,9 @@ public enum FuzzValidators {
     /// A validator on the named backend (`openssl` or `gnutls`) that trusts the generated test root
     /// AND the embedded Apple Inc. Root CA, accepts Xcode StoreKit-testing receipts (opt-in on),
     /// verifies at each receipt's creation date and uses ``fixedNow`` as the current time.
+    /// `cache`: whether the validator keeps a verified-chain cache (the default, as shipped).
     /// Returns nil when the backend is not compiled in or the test root cannot be read.
-    public static func make(backend name: String) -> ReceiptValidator? {
+    public static func make(backend name: String, cache: Bool = true) -> ReceiptValidator? {
         guard let backend = CryptoBackends.named(name),
               let rootBytes = FuzzFixtures.bytes("generated/pki/root.cer"),
               let testRoot = try? backend.loadCertificate(rootBytes)
@@ -19,14 +20,15 @@ public enum FuzzValidators {
             trustAnchors: [testRoot, AppleRootCertificates.appleIncRootCA],
             acceptsStoreKitTestReceipts: true,
             verificationTime: .creationDate,
-            currentDate: { fixedNow }
+            currentDate: { fixedNow },
+            usesVerifiedChainCache: cache
         )
         return try? ReceiptValidator(backend: backend, configuration: configuration)
     }
 
     /// The validator for `name`, or a message on stderr and exit status 2 (harness set-up failure).
-    public static func require(backend name: String) -> ReceiptValidator {
-        guard let validator = make(backend: name) else {
+    public static func require(backend name: String, cache: Bool = true) -> ReceiptValidator {
+        guard let validator = make(backend: name, cache: cache) else {
             FileHandle.standardError.write(Data("cannot build a \(name) validator (backend missing or Fixtures/generated/pki/root.cer unreadable)\n".utf8))
             exit(2)
         }

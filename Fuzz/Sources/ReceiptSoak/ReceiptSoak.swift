@@ -13,7 +13,9 @@ import ReceiptKit
 /// `--sample-every` validations; built with AddressSanitizer, LeakSanitizer reports any leak at exit.
 /// `stress` validates every input once sequentially, then runs `--tasks` tasks × `--iterations`
 /// validations concurrently on the same validator and checks every result equals the sequential one.
-/// `compare` validates every file of the given directories on both backends and lists disagreements.
+/// `compare` validates every file of the given directories on both backends, cold (no verified-chain
+/// cache) and warm (a cache just warmed by one genuine receipt, a different one per input in turn),
+/// and lists every input whose report differs between the backends or between cold and warm.
 /// Exit status 0 when everything held, 1 on a mismatch, an invariant violation or non-flat memory.
 /// Writes one line to standard output unbuffered, so progress shows as it happens through a pipe.
 func say(_ line: String) {
@@ -67,37 +69,57 @@ struct ReceiptSoak {
     // MARK: compare
 
     /// Validates every file in `directories` (e.g. the fuzz corpora of the validator targets) on
-    /// both backends and lists the inputs whose outcome (valid, or the error code) differs.
+    /// both backends, cold and warm, and lists the inputs whose outcome differs: between the
+    /// backends (valid, or the error code, and the receipt), or between a backend's cold report and
+    /// its report right after one genuine receipt (real or generated, each in turn) warmed its cache.
     static func compare(directories: [String]) -> Bool {
         guard !directories.isEmpty else { usage() }
-        let openssl = FuzzValidators.require(backend: "openssl")
-        let gnutls = FuzzValidators.require(backend: "gnutls")
+        let backends = ["openssl", "gnutls"]
+        let cold = backends.map { FuzzValidators.require(backend: $0, cache: false) }
+        let warm = backends.map { FuzzValidators.require(backend: $0, cache: true) }
+        // The genuine receipts of each backend: those its full path verifies (they fill the cache).
+        let candidates = FuzzFixtures.files(in: "real/receipts") + FuzzFixtures.files(in: "generated/receipts")
+        let genuine = cold.map { validator in candidates.filter { !validator.report(for: $0.bytes).signerChain.isEmpty } }
         var total = 0
         var differing: [String: Int] = [:]
+        func note(_ key: String, _ path: String, _ detail: @autoclosure () -> String) {
+            if differing[key] == nil {
+                say("  \(path): \(key)")
+                say("    \(detail())")
+            }
+            differing[key, default: 0] += 1
+        }
         for directory in directories {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
             for name in names {
                 guard let bytes = FuzzFixtures.read("\(directory)/\(name)") else { continue }
-                total += 1
-                let left = openssl.report(for: bytes)
-                let right = gnutls.report(for: bytes)
-                let leftOutcome = left.isValid ? "valid" : left.error?.code.rawValue ?? "?"
-                let rightOutcome = right.isValid ? "valid" : right.error?.code.rawValue ?? "?"
-                if leftOutcome != rightOutcome {
-                    let key = "openssl \(leftOutcome) / gnutls \(rightOutcome)"
-                    if differing[key] == nil {
-                        say("  \(directory)/\(name): \(key)")
-                        say("    openssl: \(left.error?.message ?? "")")
-                        say("    gnutls:  \(right.error?.message ?? "")")
+                let path = "\(directory)/\(name)"
+                var summaries: [ReportSummary] = []
+                for (index, backend) in backends.enumerated() {
+                    let reference = ReportSummary(cold[index].report(for: bytes))
+                    summaries.append(reference)
+                    guard !genuine[index].isEmpty else { continue }
+                    let warmer = genuine[index][total % genuine[index].count]
+                    warm[index].removeCachedChains()
+                    _ = warm[index].report(for: warmer.bytes)
+                    let warmed = ReportSummary(warm[index].report(for: bytes))
+                    if warmed != reference {
+                        note("\(backend) cold \(reference) / warm \(warmed)", path, "warmed by \(warmer.name)")
                     }
-                    differing[key, default: 0] += 1
+                }
+                total += 1
+                let left = summaries[0]
+                let right = summaries[1]
+                if left.isValid != right.isValid || left.error?.code != right.error?.code || left.receipt != right.receipt {
+                    note("openssl \(left) / gnutls \(right)", path,
+                         "openssl: \(left.error?.message ?? "") | gnutls: \(right.error?.message ?? "")")
                 }
             }
         }
         let count = differing.values.reduce(0, +)
-        say("== compare: \(total) inputs, \(count) with different outcomes on OpenSSL and GnuTLS")
+        say("== compare: \(total) inputs, each cold and warm on OpenSSL and GnuTLS (\(genuine[0].count)/\(genuine[1].count) genuine warmers): \(count) differences")
         for (key, number) in differing.sorted(by: { $0.key < $1.key }) { say("  \(number) × \(key)") }
-        return count == 0
+        return count == 0 && total > 0
     }
 
     struct Options {
