@@ -230,7 +230,7 @@ struct BERReader {
 }
 
 /// Decodes the content octets of an OBJECT IDENTIFIER into dotted form, or nil when malformed.
-func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
+package func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
     if let known = KnownObjectIdentifier.dotted(content) { return known }
     guard !content.isEmpty, content.count <= 128 else { return nil }
     var components: [UInt64] = []

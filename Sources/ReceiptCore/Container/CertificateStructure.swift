@@ -183,19 +183,10 @@ package enum CertificateStructure {
 
     // MARK: Internals
 
-    private static let maximumChildren = 4096
     private static let maximumDepth = 16
 
     private static func children(_ cursor: DERCursor, _ parent: DERCursor.Element) -> [DERCursor.Element]? {
-        guard parent.tag & 0x20 != 0 else { return nil }
-        var result: [DERCursor.Element] = []
-        var position = parent.contentStart
-        while position < parent.end {
-            guard result.count < maximumChildren, let child = cursor.element(at: position, within: parent.end) else { return nil }
-            result.append(child)
-            position = child.end
-        }
-        return result
+        cursor.children(of: parent)
     }
 
     private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {

@@ -18,7 +18,8 @@ import Darwin
 ///     [0] certificates (at least one), -- no [1] crls
 ///     signerInfos SET { exactly one SignerInfo SEQUENCE {
 ///       version INTEGER, sid SEQUENCE (issuerAndSerialNumber), digestAlgorithm SEQUENCE,
-///       [0] signedAttrs (optional), signatureAlgorithm SEQUENCE, signature OCTET STRING
+///       [0] signedAttrs (optional, DER throughout: SignedAttributeEncoding),
+///       signatureAlgorithm SEQUENCE, signature OCTET STRING
 ///       -- no unsignedAttrs } } } } }
 /// ```
 ///
@@ -114,6 +115,7 @@ extension SignedDataEnvelope {
         guard var next = reader.element(at: digest.end, within: signer.end) else { return nil }
         var signedAttributes: Range<Int>?
         if next.tag == 0xA0 {
+            guard SignedAttributeEncoding.isDER(reader, next.whole) else { return nil }
             signedAttributes = next.whole
             guard let following = reader.element(at: next.end, within: signer.end) else { return nil }
             next = following
@@ -183,6 +185,23 @@ package struct DERCursor {
         }
         guard length <= limit - cursor else { return nil }
         return Element(tag: tag, start: offset, contentStart: cursor, end: cursor + length)
+    }
+
+    /// More children than this in one element are refused by ``children(of:)``.
+    package static let maximumChildren = 4096
+
+    /// The elements inside a constructed element, or `nil` when it is primitive, when they do not
+    /// tile its content exactly, or when there are more than ``maximumChildren``.
+    package func children(of parent: Element) -> [Element]? {
+        guard parent.tag & 0x20 != 0 else { return nil }
+        var result: [Element] = []
+        var position = parent.contentStart
+        while position < parent.end {
+            guard result.count < Self.maximumChildren, let child = element(at: position, within: parent.end) else { return nil }
+            result.append(child)
+            position = child.end
+        }
+        return result
     }
 
     /// Whether the bytes in `range` equal `expected`.

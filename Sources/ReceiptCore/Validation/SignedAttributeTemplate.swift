@@ -1,8 +1,9 @@
 /// Reading and checking a SignerInfo's signed attributes for the verified-chain cache's fast path.
 ///
-/// Only canonical DER is accepted: the encoding rule every backend's structure check applies
-/// (``SignedAttributeEncoding``: the set sorted, minimal lengths, DER values, so that the bytes
-/// verified here are the bytes the libraries verify on the full path), every
+/// Only canonical DER is read: ``SignedDataEnvelope`` locates signed attributes only when they meet
+/// the encoding rule every backend's structure check applies (``SignedAttributeEncoding``: the set
+/// sorted, minimal lengths, DER values, so that the bytes verified here are the bytes the libraries
+/// verify on the full path), every
 /// attribute with exactly one value, no attribute type twice, contentType and messageDigest present.
 enum SignedAttributeTemplate {
     typealias Rule = VerifiedChainCache.SignedAttributeRule
@@ -23,8 +24,7 @@ enum SignedAttributeTemplate {
     /// The attributes of the `[0]` TLV at `range`, or `nil` when not canonical.
     private static func read(_ cursor: DERCursor, _ range: Range<Int>) -> [Attribute]? {
         guard let outer = cursor.element(at: range.lowerBound, within: range.upperBound), outer.tag == 0xA0,
-              outer.end == range.upperBound, outer.contentStart < outer.end,
-              SignedAttributeEncoding.isDER(cursor, range)
+              outer.end == range.upperBound, outer.contentStart < outer.end
         else { return nil }
         var attributes: [Attribute] = []
         var position = outer.contentStart
