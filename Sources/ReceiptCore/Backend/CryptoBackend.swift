@@ -15,8 +15,13 @@ import Foundation
 /// - ``verifySignedData(_:trustStore:at:)`` accepts DER and BER signedData, SHA-1 and SHA-256 RSA
 ///   signatures, with or without signed attributes; it builds the chain from the embedded
 ///   certificates to the store's anchors and checks every chain certificate's validity at `time`
-///   (never at "now" unless asked); it accepts SHA-1-signed chains for that call only, and changes
-///   no process-wide state. It does not check extended key usage: Apple's policy (marker OIDs,
+///   (never at "now" unless asked), notBefore and notAfter seconds included (RFC 5280 §4.1.2.5);
+///   it accepts SHA-1-signed chains for that call only, and changes no process-wide state.
+/// - Signed attributes that are not DER throughout are `invalid_signature` (each library verifies
+///   over its own re-encoding of them), and a BMPString or UniversalString that is not a whole
+///   number of characters anywhere in the SignerInfo is `not_pkcs7`. The built-in backends share
+///   these rules (`SignedDataStructure`, `ValidityPeriod`); the conformance manifest's `edge/`
+///   cases hold every backend to them. It does not check extended key usage: Apple's policy (marker OIDs,
 ///   chain shape) runs once, in Swift, over the returned ``VerifiedSignedData/signerChain``.
 /// - Failures map to the same ``ReceiptValidationError/Code`` on every backend, decided by what
 ///   the adapter checks, with the library's own text in ``ReceiptValidationError/libraryMessage``:

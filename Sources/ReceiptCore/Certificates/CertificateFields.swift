@@ -26,22 +26,9 @@ struct CertificateFields {
 
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> CertificateFields? {
         let cursor = DERCursor(bytes)
-        guard let certificate = cursor.element(at: 0, within: bytes.count), certificate.tag == 0x30,
-              certificate.end == bytes.count,
-              let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
-              var field = cursor.element(at: tbs.contentStart, within: tbs.end)
-        else { return nil }
-        if field.tag == 0xA0 {  // [0] version
-            guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
-            field = next
-        }
-        guard field.tag == 0x02,  // serialNumber
-              let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
-              let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
-              let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
-              let period = ValidityPeriod(cursor, validity),
-              let subject = cursor.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
-              let issuerKey = nameKey(cursor, issuer), let subjectKey = nameKey(cursor, subject)
+        guard let fields = CertificateStructure.tbsFields(cursor),
+              let period = ValidityPeriod(cursor, fields.validity),
+              let issuerKey = nameKey(cursor, fields.issuer), let subjectKey = nameKey(cursor, fields.subject)
         else { return nil }
         return CertificateFields(validity: period, issuerKey: issuerKey, subjectKey: subjectKey)
     }

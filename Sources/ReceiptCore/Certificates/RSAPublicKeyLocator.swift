@@ -27,21 +27,7 @@ package enum RSAPublicKeyLocator {
     }
 
     private static func components(ofCertificate der: [UInt8], reader: DERCursor) -> Components? {
-        guard let certificate = reader.element(at: 0, within: der.count), certificate.tag == 0x30,
-              certificate.end == der.count,
-              let tbs = reader.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
-              var field = reader.element(at: tbs.contentStart, within: tbs.end)
-        else { return nil }
-        if field.tag == 0xA0 {  // [0] version
-            guard let next = reader.element(at: field.end, within: tbs.end) else { return nil }
-            field = next
-        }
-        guard field.tag == 0x02,  // serialNumber
-              let signature = reader.element(at: field.end, within: tbs.end), signature.tag == 0x30,
-              let issuer = reader.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
-              let validity = reader.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
-              let subject = reader.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
-              let spki = reader.element(at: subject.end, within: tbs.end), spki.tag == 0x30,
+        guard let spki = CertificateStructure.tbsFields(reader)?.subjectPublicKeyInfo,
               let algorithm = reader.element(at: spki.contentStart, within: spki.end), algorithm.tag == 0x30,
               let oid = reader.element(at: algorithm.contentStart, within: algorithm.end),
               reader.equals(oid.start..<oid.end, rsaEncryptionOID),

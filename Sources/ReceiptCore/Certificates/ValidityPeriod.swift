@@ -28,21 +28,8 @@ package struct ValidityPeriod: Sendable, Equatable {
     package init?(certificate der: [UInt8]) {
         guard let period = der.withUnsafeBufferPointer({ pointer -> ValidityPeriod? in
             let cursor = DERCursor(pointer)
-            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
-                  certificate.end == pointer.count,
-                  let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
-                  var field = cursor.element(at: tbs.contentStart, within: tbs.end)
-            else { return nil }
-            if field.tag == 0xA0 {  // [0] version
-                guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
-                field = next
-            }
-            guard field.tag == 0x02,  // serialNumber
-                  let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
-                  let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
-                  let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30
-            else { return nil }
-            return ValidityPeriod(cursor, validity)
+            guard let fields = CertificateStructure.tbsFields(cursor) else { return nil }
+            return ValidityPeriod(cursor, fields.validity)
         }) else { return nil }
         self = period
     }

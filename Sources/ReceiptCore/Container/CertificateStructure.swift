@@ -55,6 +55,37 @@ package enum CertificateStructure {
         }
     }
 
+    /// The TBSCertificate fields after the serial number that the fast readers need.
+    package struct TBSFields {
+        package var issuer: DERCursor.Element
+        package var validity: DERCursor.Element
+        package var subject: DERCursor.Element
+        package var subjectPublicKeyInfo: DERCursor.Element
+    }
+
+    /// Locates the issuer, validity, subject and subjectPublicKeyInfo SEQUENCEs of the certificate
+    /// that fills the cursor's buffer (an optional `[0]` version, an INTEGER serial and a SEQUENCE
+    /// signature before them), checking nothing else; `nil` when they are not there.
+    package static func tbsFields(_ cursor: DERCursor) -> TBSFields? {
+        let count = cursor.bytes.count
+        guard let certificate = cursor.element(at: 0, within: count), certificate.tag == 0x30, certificate.end == count,
+              let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
+              var field = cursor.element(at: tbs.contentStart, within: tbs.end)
+        else { return nil }
+        if field.tag == 0xA0 {  // [0] version
+            guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
+            field = next
+        }
+        guard field.tag == 0x02,  // serialNumber
+              let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
+              let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
+              let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
+              let subject = cursor.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
+              let key = cursor.element(at: subject.end, within: tbs.end), key.tag == 0x30
+        else { return nil }
+        return TBSFields(issuer: issuer, validity: validity, subject: subject, subjectPublicKeyInfo: key)
+    }
+
     /// Whether `der` is exactly one strict-DER Name with well-formed attribute values.
     package static func isName(_ der: [UInt8]) -> Bool {
         der.withUnsafeBufferPointer { pointer in

@@ -37,8 +37,8 @@ enum SignedAttributeTemplate {
                   let value = cursor.element(at: values.contentStart, within: values.end), value.end == values.end
             else { return nil }
             if let previous = attributes.last {
-                // DER SET OF: ascending order of the encodings; equal encodings are refused too.
-                guard precedes(cursor, previous.whole, attribute.whole) else { return nil }
+                // The envelope checked the DER order; equal encodings are refused too.
+                guard !cursor.bytes[previous.whole].elementsEqual(cursor.bytes[attribute.whole]) else { return nil }
                 guard !attributes.contains(where: { cursor.bytes[$0.type].elementsEqual(cursor.bytes[type.whole]) }) else {
                     return nil
                 }
@@ -47,21 +47,6 @@ enum SignedAttributeTemplate {
             position = attribute.end
         }
         return attributes
-    }
-
-    /// Whether encoding `a` sorts strictly before encoding `b` (X.690 11.6).
-    private static func precedes(_ cursor: DERCursor, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        var i = a.lowerBound
-        var j = b.lowerBound
-        while i < a.upperBound, j < b.upperBound {
-            let x = cursor.bytes[i]
-            let y = cursor.bytes[j]
-            if x != y { return x < y }
-            i += 1
-            j += 1
-        }
-        // One is a prefix of the other: the shorter (padded with zeros) sorts first; equal is not "before".
-        return a.count < b.count
     }
 
     /// Learns the rules from the signed attributes of a receipt the full path accepted.
