@@ -48,6 +48,13 @@ struct BERError: Error, Sendable {
 /// Bounded BER reader. Every length is checked against the enclosing element before use, nesting is
 /// limited, and the total number of nodes per parse is limited, so hostile input can neither crash
 /// nor make it allocate more than a bounded multiple of its own size.
+///
+/// One of ReceiptCore's two readers (with ``DERCursor`` for strict DER). It stays beside
+/// swift-asn1's `BER` parser, which also reads indefinite lengths and constructed strings, for
+/// what that parser does not give: the byte offset of every node and of every error (the
+/// `not_pkcs7` messages of ``SignedDataStructure`` and ``PKCS7Container``, and `dump`), whether the
+/// input was DER or needed BER, and a bound on the number of nodes. It serves the structure check
+/// that runs before every cold verification, the container walk and the parser's general lane.
 struct BERReader {
     /// The bytes being read.
     let bytes: [UInt8]
