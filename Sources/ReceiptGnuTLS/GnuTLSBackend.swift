@@ -26,8 +26,8 @@ public final class GnuTLSBackend: CryptoBackend {
     /// `gnutls`.
     public let name = "gnutls"
 
-    private static let messageDigestOID = "1.2.840.113549.1.9.4"
-    private static let contentTypeOID = "1.2.840.113549.1.9.3"
+    private static let messageDigestOID = KnownObjectIdentifier.messageDigest.dotted
+    private static let contentTypeOID = KnownObjectIdentifier.contentType.dotted
 
     /// Creates the backend. It holds no state: build trust stores with ``makeTrustStore(anchors:)``.
     public init() {}
@@ -74,7 +74,7 @@ public final class GnuTLSBackend: CryptoBackend {
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with GnuTLS's own decoding of each embedded certificate.
         var embedded: [GnuTLSX509Certificate] = []
-        _ = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+        let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
             do throws(ReceiptValidationError) {
                 embedded.append(try GnuTLSX509Certificate(bytes: certificate))
             } catch {
@@ -145,11 +145,11 @@ public final class GnuTLSBackend: CryptoBackend {
 
         // 4. The signature.
         try Self.verifySignature(
-            info: info, layout: signerLayout, contentType: layout.contentTypeTLV,
+            info: info, layout: signerLayout, digestAlgorithm: structure.digestAlgorithm, contentType: layout.contentTypeTLV,
             content: content, leaf: verifiedLeaf
         )
 
-        let digestAlgorithm = DigestAlgorithm(oid: signerLayout.digestAlgorithmOID)
+        let digestAlgorithm = structure.digestAlgorithm
         guard let attachedContent else {
             // A detached content was verified where it lies in `bytes`: returned in place, not copied.
             return VerifiedSignedData(
@@ -222,6 +222,7 @@ public final class GnuTLSBackend: CryptoBackend {
     private static func verifySignature(
         info: GnuTLSSignerInfo,
         layout: SignedDataLayout.Signer,
+        digestAlgorithm: DigestAlgorithm,
         contentType: [UInt8],
         content: ArraySlice<UInt8>,
         leaf: GnuTLSX509Certificate
@@ -234,10 +235,10 @@ public final class GnuTLSBackend: CryptoBackend {
                 libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
             )
         }
-        guard String(cString: hashOIDPointer) == layout.digestAlgorithmOID else {
+        guard String(cString: hashOIDPointer) == digestAlgorithm.oid else {
             throw ReceiptValidationError(
                 .invalidSignature,
-                "The signer's digestAlgorithm \(layout.digestAlgorithmOID) differs from its signature algorithm's digest.",
+                "The signer's digestAlgorithm \(digestAlgorithm.oid) differs from its signature algorithm's digest.",
                 libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
             )
         }

@@ -1,8 +1,8 @@
 #if GnuTLS
 import ReceiptCore
 
-/// The parts of a DER ContentInfo(signedData) that GnuTLS's public API does not hand out: each
-/// signer's digest algorithm and the DER of its signed attributes (which the signature covers,
+/// The parts of a DER ContentInfo(signedData) that GnuTLS's public API does not hand out: the DER
+/// of each signer's signed attributes (which the signature covers,
 /// re-tagged from `[0] IMPLICIT` to `SET`), and the raw eContentType.
 ///
 /// It reads the DER that `gnutls_pkcs7_export2` produces from the structure GnuTLS decoded, the
@@ -12,8 +12,6 @@ import ReceiptCore
 struct SignedDataLayout {
     /// One SignerInfo.
     struct Signer: Equatable {
-        /// The signer's digestAlgorithm OID, dotted.
-        var digestAlgorithmOID: String
         /// The signedAttrs as a DER `SET` (first byte 0x31), or `nil` when absent.
         var signedAttributes: [UInt8]?
         /// The signature value (matches a SignerInfo read through GnuTLS to this one).
@@ -64,9 +62,7 @@ struct SignedDataLayout {
         var signers: [Signer] = []
         for signerInfo in signerElements {
             guard signerInfo.tag == 0x30, let items = reader.children(of: signerInfo), items.count >= 5,
-                  items[0].tag == 0x02, items[2].tag == 0x30,
-                  let algorithm = reader.children(of: items[2]), let oid = algorithm.first, oid.tag == 0x06,
-                  let dotted = decodeObjectIdentifier(ArraySlice(reader.bytes[oid.contentStart..<oid.end]))
+                  items[0].tag == 0x02, items[2].tag == 0x30
             else { return nil }
             var attributes: [UInt8]?
             if items[3].tag == 0xA0 {
@@ -80,7 +76,7 @@ struct SignedDataLayout {
             let signature = items[signatureIndex]
             signers.append(
                 Signer(
-                    digestAlgorithmOID: dotted, signedAttributes: attributes,
+                    signedAttributes: attributes,
                     signature: Array(reader.bytes[signature.contentStart..<signature.end])
                 )
             )

@@ -98,12 +98,12 @@ enum OpenSSLSignedDataVerifier {
             // Verified where it lies in `bytes` (a read-only memory BIO over it): returned in place.
             return VerifiedSignedData(
                 contentIn: bytes, range: detachedContent, signerChain: chain,
-                digestAlgorithm: signedData.digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
+                digestAlgorithm: structure.digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
         }
         return VerifiedSignedData(
             content: signedData.content,
             signerChain: chain,
-            digestAlgorithm: signedData.digestAlgorithm,
+            digestAlgorithm: structure.digestAlgorithm,
             hasSignedAttributes: signedData.hasSignedAttributes)
     }
 
@@ -209,7 +209,6 @@ enum OpenSSLSignedDataVerifier {
         /// is read where it lies in the input).
         var content: [UInt8]
         var certificates: OpaquePointer?
-        var digestAlgorithm: DigestAlgorithm
         var hasSignedAttributes: Bool
     }
 
@@ -247,38 +246,13 @@ enum OpenSSLSignedDataVerifier {
             content = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(octets))))
         }
 
-        var digestAlgorithm: UnsafeMutablePointer<X509_ALGOR>?
-        PKCS7_SIGNER_INFO_get0_algs(signerInfo, nil, &digestAlgorithm, nil)
-        let digestOID = try dottedOID(of: digestAlgorithm)
-
         let attributes = PKCS7_get_signed_attributes(signerInfo)
         let hasSignedAttributes = attributes.map { sk_X509_ATTRIBUTE_num($0) > 0 } ?? false
 
         return SignedParts(
             content: content,
             certificates: signed.pointee.cert,
-            digestAlgorithm: DigestAlgorithm(oid: digestOID),
             hasSignedAttributes: hasSignedAttributes)
-    }
-
-    private static func dottedOID(of algorithm: UnsafeMutablePointer<X509_ALGOR>?) throws(ReceiptValidationError) -> String {
-        var object: OpaquePointer?
-        if let algorithm {
-            X509_ALGOR_get0(&object, nil, nil, algorithm)
-        }
-        guard let object else {
-            throw ReceiptValidationError(.notSigned, "The signer names no digest algorithm.")
-        }
-        var buffer = [CChar](repeating: 0, count: 128)
-        let written = buffer.withUnsafeMutableBufferPointer { pointer in
-            OBJ_obj2txt(pointer.baseAddress, Int32(pointer.count), object, 1)
-        }
-        guard written > 0, Int(written) < buffer.count else {
-            throw ReceiptValidationError(
-                .notSigned, "The signer's digest algorithm identifier could not be read.",
-                libraryMessage: OpenSSLErrorQueue.message())
-        }
-        return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Chain

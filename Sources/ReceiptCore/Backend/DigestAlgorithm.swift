@@ -10,8 +10,8 @@ public enum DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The dotted OID of the algorithm.
     public var oid: String {
         switch self {
-        case .sha1: "1.3.14.3.2.26"
-        case .sha256: "2.16.840.1.101.3.4.2.1"
+        case .sha1: KnownObjectIdentifier.sha1.dotted
+        case .sha256: KnownObjectIdentifier.sha256.dotted
         case .other(let oid): oid
         }
     }
@@ -19,8 +19,8 @@ public enum DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// Maps a dotted OID to an algorithm.
     public init(oid: String) {
         switch oid {
-        case "1.3.14.3.2.26": self = .sha1
-        case "2.16.840.1.101.3.4.2.1": self = .sha256
+        case KnownObjectIdentifier.sha1.dotted: self = .sha1
+        case KnownObjectIdentifier.sha256.dotted: self = .sha256
         default: self = .other(oid)
         }
     }

@@ -100,7 +100,7 @@ public struct CertificateInfo: Hashable, Sendable {
     /// Whether the certificate carries an extension with `oid`, after exactly the checks
     /// ``init(_:)`` makes (it throws exactly when ``init(_:)`` throws) but without rendering names,
     /// OIDs or the serial number as text: the chain policy's hot path.
-    static func hasExtension(_ oid: ASN1ObjectIdentifier, in certificate: Certificate) throws(ReceiptValidationError) -> Bool {
+    static func hasExtension(dotted oid: String, in certificate: Certificate) throws(ReceiptValidationError) -> Bool {
         let parts: Parts
         do {
             parts = try walk(certificate.derBytes)
@@ -114,7 +114,7 @@ public struct CertificateInfo: Hashable, Sendable {
         } catch {
             throw ReceiptValidationError(.invalidCertificate, "The certificate is not valid DER: \(error).")
         }
-        return parts.extensionOIDs.contains(oid)
+        return parts.extensionOIDs.contains { $0.description == oid }
     }
 
     /// The decoded fields, names still as nodes.

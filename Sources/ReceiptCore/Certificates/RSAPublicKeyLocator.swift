@@ -19,7 +19,7 @@ package enum RSAPublicKeyLocator {
     }
 
     /// rsaEncryption, 1.2.840.113549.1.1.1, as a whole TLV.
-    private static let rsaEncryptionOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+    private static let rsaEncryptionOID = KnownObjectIdentifier.rsaEncryption.tlv
 
     /// The modulus and exponent of `der`'s RSA key, or nil for anything outside the narrow shape above.
     package static func components(ofCertificate der: [UInt8]) -> Components? {

@@ -363,8 +363,8 @@ package enum CertificateStructure {
         return true
     }
 
-    private static let subjectAltNameOID: [UInt8] = [0x55, 0x1D, 0x11]
-    private static let issuerAltNameOID: [UInt8] = [0x55, 0x1D, 0x12]
+    private static let subjectAltNameOID = KnownObjectIdentifier.subjectAltName.content
+    private static let issuerAltNameOID = KnownObjectIdentifier.issuerAltName.content
 
     /// GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName (context tags [0]–[8], constructed
     /// exactly for otherName, x400Address, directoryName and ediPartyName).

@@ -21,9 +21,9 @@ public struct PKCS7Container: Hashable, Sendable {
     }
 
     /// OID of PKCS #7 signedData.
-    public static let signedDataOID = "1.2.840.113549.1.7.2"
+    public static let signedDataOID = KnownObjectIdentifier.signedData.dotted
     /// OID of PKCS #7 data.
-    public static let dataOID = "1.2.840.113549.1.7.1"
+    public static let dataOID = KnownObjectIdentifier.data.dotted
     /// Maximum nesting depth read.
     public static let maximumDepth = 32
     /// Maximum number of ASN.1 elements read in the container (the content is not descended into).

@@ -51,11 +51,11 @@ extension SignedDataEnvelope {
         self = parsed
     }
 
-    // DER encodings of the OIDs on the path (tag and length included).
-    static let signedDataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
-    static let dataOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x01]
-    static let sha1OID: [UInt8] = [0x06, 0x05, 0x2B, 0x0E, 0x03, 0x02, 0x1A]
-    static let sha256OID: [UInt8] = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01]
+    // DER encodings of the OIDs on the path (tag and length included), from the catalogue.
+    static let signedDataOID = KnownObjectIdentifier.signedData.tlv
+    static let dataOID = KnownObjectIdentifier.data.tlv
+    static let sha1OID = KnownObjectIdentifier.sha1.tlv
+    static let sha256OID = KnownObjectIdentifier.sha256.tlv
 
     private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
         let reader = DERCursor(p)

@@ -41,9 +41,9 @@ package struct SignedDataStructure: Sendable {
     /// More embedded certificates than this are refused (a receipt carries three).
     package static let maximumCertificates = 64
 
-    private static let rsaEncryptionOID = "1.2.840.113549.1.1.1"
-    private static let sha1WithRSAOID = "1.2.840.113549.1.1.5"
-    private static let sha256WithRSAOID = "1.2.840.113549.1.1.11"
+    private static let rsaEncryptionOID = KnownObjectIdentifier.rsaEncryption.dotted
+    private static let sha1WithRSAOID = KnownObjectIdentifier.sha1WithRSAEncryption.dotted
+    private static let sha256WithRSAOID = KnownObjectIdentifier.sha256WithRSAEncryption.dotted
 
     /// Runs phases 1–5 on `bytes`.
     /// - Parameter decodeCertificate: the backend library's decoding of one embedded certificate
@@ -326,8 +326,8 @@ package struct SignedDataStructure: Sendable {
         return digest
     }
 
-    private static let messageDigestOID = "1.2.840.113549.1.9.4"
-    private static let contentTypeOID = "1.2.840.113549.1.9.3"
+    private static let messageDigestOID = KnownObjectIdentifier.messageDigest.dotted
+    private static let contentTypeOID = KnownObjectIdentifier.contentType.dotted
 
     /// RFC 5652 §5.3/§11: exactly one messageDigest attribute holding one OCTET STRING, and at most
     /// one contentType attribute, whose one value is id-data (the eContentType). OpenSSL's PKCS #7

@@ -1,5 +1,3 @@
-import SwiftASN1
-
 /// Apple's receipt-signing chain policy, run in Swift over the chain a backend verified, so that
 /// every backend applies it identically.
 ///
@@ -8,9 +6,9 @@ import SwiftASN1
 /// (1.2.840.113635.100.6.2.1) and the leaf the receipt-signing marker (1.2.840.113635.100.6.11.1).
 public struct AppleChainPolicy: Sendable {
     /// The extension OID Apple puts on its Worldwide Developer Relations intermediates.
-    public static let intermediateMarkerOID = "1.2.840.113635.100.6.2.1"
+    public static let intermediateMarkerOID = KnownObjectIdentifier.appleIntermediateMarker.dotted
     /// The extension OID Apple puts on its receipt-signing leaf certificates.
-    public static let leafMarkerOID = "1.2.840.113635.100.6.11.1"
+    public static let leafMarkerOID = KnownObjectIdentifier.appleLeafMarker.dotted
 
     /// Creates the policy.
     public init() {}
@@ -27,9 +25,8 @@ public struct AppleChainPolicy: Sendable {
         // Read with the strict DER cursor when the certificate is in the common shape, otherwise
         // decoded with exactly CertificateInfo's checks (same errors, same order) but without
         // rendering names; the subject is rendered only for the error message.
-        let leafHasMarker = try Self.hasExtension(Self.leafMarker, Self.leafMarkerTLV, chain[0], role: "leaf")
-        let intermediateHasMarker = try Self.hasExtension(
-            Self.intermediateMarker, Self.intermediateMarkerTLV, chain[1], role: "intermediate")
+        let leafHasMarker = try Self.hasExtension(.appleLeafMarker, chain[0], role: "leaf")
+        let intermediateHasMarker = try Self.hasExtension(.appleIntermediateMarker, chain[1], role: "intermediate")
         guard intermediateHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
@@ -44,19 +41,16 @@ public struct AppleChainPolicy: Sendable {
         }
     }
 
-    /// ``intermediateMarkerOID`` and ``leafMarkerOID`` as identifiers.
-    private static let intermediateMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 2, 1]
-    private static let leafMarker: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 6, 11, 1]
-    /// The same identifiers as DER TLVs (checked against swift-asn1's encoding by the tests).
-    static let intermediateMarkerTLV: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x02, 0x01]
-    static let leafMarkerTLV: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x63, 0x64, 0x06, 0x0B, 0x01]
+    /// ``intermediateMarkerOID`` and ``leafMarkerOID`` as DER TLVs.
+    static let intermediateMarkerTLV = KnownObjectIdentifier.appleIntermediateMarker.tlv
+    static let leafMarkerTLV = KnownObjectIdentifier.appleLeafMarker.tlv
 
     private static func hasExtension(
-        _ oid: ASN1ObjectIdentifier, _ tlv: [UInt8], _ certificate: Certificate, role: String
+        _ oid: KnownObjectIdentifier, _ certificate: Certificate, role: String
     ) throws(ReceiptValidationError) -> Bool {
-        if let present = CertificateExtensionScan.contains(tlv, in: certificate.derBytes) { return present }
+        if let present = CertificateExtensionScan.contains(oid.tlv, in: certificate.derBytes) { return present }
         do {
-            return try CertificateInfo.hasExtension(oid, in: certificate)
+            return try CertificateInfo.hasExtension(dotted: oid.dotted, in: certificate)
         } catch {
             throw ReceiptValidationError(.invalidCertificate, "the \(role) certificate of the verified chain could not be decoded: \(error.message)")
         }

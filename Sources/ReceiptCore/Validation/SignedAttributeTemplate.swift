@@ -8,9 +8,9 @@
 enum SignedAttributeTemplate {
     typealias Rule = VerifiedChainCache.SignedAttributeRule
 
-    static let contentTypeOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x03]
-    static let messageDigestOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x04]
-    static let signingTimeOID: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x05]
+    static let contentTypeOID = KnownObjectIdentifier.contentType.tlv
+    static let messageDigestOID = KnownObjectIdentifier.messageDigest.tlv
+    static let signingTimeOID = KnownObjectIdentifier.signingTime.tlv
 
     /// The most attributes read.
     static let maximumAttributes = 16

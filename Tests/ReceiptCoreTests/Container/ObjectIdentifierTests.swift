@@ -2,15 +2,21 @@ import Testing
 @testable import ReceiptCore
 
 @Suite struct ObjectIdentifierTests {
-    /// Each shortcut of the known table is what the general decoder gives for those octets.
-    @Test func knownTableMatchesTheGeneralDecoder() {
-        for (octets, dotted) in KnownObjectIdentifier.table {
-            var general = octets
-            general.append(0x01)  // not in the table: decoded in full, then the last arc dropped
-            let decoded = decodeObjectIdentifier(general[...])
-            #expect(decoded == dotted + ".1", "\(dotted)")
-            #expect(decodeObjectIdentifier(octets[...]) == dotted)
+    /// Each catalogue entry is one well-formed OID whose three forms agree, no OID is listed twice,
+    /// and decoding its octets gives the general decoder's answer.
+    @Test func catalogueFormsAgree() {
+        for known in KnownObjectIdentifier.all {
+            #expect(CertificateStructure.isObjectIdentifier(known.content), "\(known.dotted)")
+            #expect(known.tlv == [0x06, UInt8(known.content.count)] + known.content)
+            #expect(!known.dotted.isEmpty && known.dotted == dottedObjectIdentifier(known.content[...]))
+            #expect(decodeObjectIdentifier(known.content[...]) == known.dotted)
+            var general = known.content
+            general.append(0x01)  // not in the catalogue: decoded in full
+            #expect(decodeObjectIdentifier(general[...]) == known.dotted + ".1", "\(known.dotted)")
         }
+        #expect(Set(KnownObjectIdentifier.all.map(\.dotted)).count == KnownObjectIdentifier.all.count)
+        #expect(KnownObjectIdentifier.sha256.dotted == "2.16.840.1.101.3.4.2.1")
+        #expect(KnownObjectIdentifier.appleLeafMarker.dotted == "1.2.840.113635.100.6.11.1")
     }
 
     /// The validity check agrees with the decoder on every short byte string.
