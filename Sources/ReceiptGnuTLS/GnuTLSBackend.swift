@@ -153,7 +153,7 @@ public final class GnuTLSBackend: CryptoBackend {
         guard let attachedContent else {
             // A detached content was verified where it lies in `bytes`: returned in place, not copied.
             return VerifiedSignedData(
-                contentIn: bytes, range: content.indices, signerChain: signerChain,
+                contentVerifiedIn: bytes, range: content.indices, signerChain: signerChain,
                 digestAlgorithm: digestAlgorithm, hasSignedAttributes: signerLayout.signedAttributes != nil
             )
         }

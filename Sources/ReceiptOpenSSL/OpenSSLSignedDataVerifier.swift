@@ -97,7 +97,7 @@ enum OpenSSLSignedDataVerifier {
         if let detachedContent = signed.detachedContent {
             // Verified where it lies in `bytes` (a read-only memory BIO over it): returned in place.
             return VerifiedSignedData(
-                contentIn: bytes, range: detachedContent, signerChain: chain,
+                contentVerifiedIn: bytes, range: detachedContent, signerChain: chain,
                 digestAlgorithm: structure.digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
         }
         return VerifiedSignedData(

@@ -23,6 +23,11 @@ import Foundation
 ///   these rules (`SignedDataStructure`, `ValidityPeriod`); the conformance manifest's `edge/`
 ///   cases hold every backend to them. It does not check extended key usage: Apple's policy (marker OIDs,
 ///   chain shape) runs once, in Swift, over the returned ``VerifiedSignedData/signerChain``.
+/// - A backend that verified the content where it lies in its input says so by returning
+///   ``VerifiedSignedData/init(contentVerifiedIn:range:signerChain:digestAlgorithm:hasSignedAttributes:)``
+///   with the content's range in that input (``VerifiedSignedData/inputContentRange``); the
+///   validator then believes a receipt it parsed from that range before verification. The input
+///   must hold exactly the content there, or validation fails with `backend_failure`.
 /// - Failures map to the same ``ReceiptValidationError/Code`` on every backend, decided by what
 ///   the adapter checks, with the library's own text in ``ReceiptValidationError/libraryMessage``:
 ///   ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,

@@ -17,6 +17,16 @@ public struct VerifiedSignedData: Hashable, Sendable {
     public var digestAlgorithm: DigestAlgorithm
     /// Whether the signer info carried signed attributes (then the signature covers them).
     public var hasSignedAttributes: Bool
+    /// Where the signed content lies in the input the backend was given, when the backend verified
+    /// it there (the signature, or the messageDigest, computed over those very bytes of its
+    /// input); `nil` when it verified a copy. Only
+    /// ``init(contentVerifiedIn:range:signerChain:digestAlgorithm:hasSignedAttributes:)`` sets it.
+    ///
+    /// ``ReceiptValidator`` believes a receipt it parsed from that range of its input before
+    /// verification only when this says so, after checking that the input holds ``content``
+    /// there (a backend whose claim does not hold fails validation with `backend_failure`, which
+    /// the conformance kit's valid cases would show).
+    public private(set) var inputContentRange: Range<Int>?
 
     /// The exact encapsulated content bytes the signature covers (the receipt attribute SET).
     /// Parsers must read these bytes and no other copy.
@@ -29,6 +39,7 @@ public struct VerifiedSignedData: Hashable, Sendable {
         set {
             contentSource = newValue
             contentRange = newValue.indices
+            inputContentRange = nil
         }
     }
 
@@ -54,6 +65,20 @@ public struct VerifiedSignedData: Hashable, Sendable {
         self.signerChain = signerChain
         self.digestAlgorithm = digestAlgorithm
         self.hasSignedAttributes = hasSignedAttributes
+    }
+
+    /// Creates a verification result for content the backend verified where it lies in its input:
+    /// `input` is the very array passed to ``CryptoBackend/verifySignedData(_:trustStore:at:)``
+    /// and `range` the content's place in it (kept as ``inputContentRange``), nothing copied.
+    /// - Precondition: `range` lies within `input`; an out-of-range `range` is clamped to it.
+    public init(
+        contentVerifiedIn input: [UInt8], range: Range<Int>, signerChain: [Certificate], digestAlgorithm: DigestAlgorithm,
+        hasSignedAttributes: Bool
+    ) {
+        self.init(
+            contentIn: input, range: range, signerChain: signerChain, digestAlgorithm: digestAlgorithm,
+            hasSignedAttributes: hasSignedAttributes)
+        self.inputContentRange = contentRange
     }
 
     /// Equal when the content bytes, the chain, the digest algorithm and the attribute flag are

@@ -34,17 +34,9 @@ extension ReceiptValidator {
               let envelope = SignedDataEnvelope(der)
         else { return nil }
 
-        // The same anchor-set choice as the full path: the StoreKit store only for a receipt that
-        // embeds exactly the StoreKit test certificate.
-        let trust: ReceiptTrust
-        let store: any TrustStore
-        if let storeKitTrustStore, der[envelope.certificates].elementsEqual(configuration.storeKitTestCertificate.derBytes) {
-            trust = .storeKitTesting
-            store = storeKitTrustStore
-        } else {
-            trust = .appleReceiptSigning
-            store = appleTrustStore
-        }
+        let (trust, store) = trustChoice(
+            embedsOnlyStoreKitCertificate: storeKitTrustStore != nil
+                && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der))
 
         let fingerprint = der.withUnsafeBufferPointer { VerifiedChainCache.fingerprint($0, envelope, store) }
         guard let entry = cache.entry(fingerprint: fingerprint, store: store) else { return nil }
@@ -74,12 +66,7 @@ extension ReceiptValidator {
         // Parsed before the signature is checked, and believed only after it verified.
         let content = der[envelope.content]
         guard let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) else { return nil }
-        let time: Date
-        switch configuration.verificationTime {
-        case .now: time = now
-        case .fixed(let date): time = date
-        case .creationDate: time = receipt.creationDate ?? now
-        }
+        let time = verificationTime(now: now, creationDate: receipt.creationDate)
         guard entry.covers(time) else { return nil }
 
         // The signature, over the content or over the DER SET of the signed attributes.

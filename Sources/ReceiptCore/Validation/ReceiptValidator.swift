@@ -3,6 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Validates App Store receipts: load → PKCS #7 verification by a ``CryptoBackend`` → parse the
 /// verified bytes → Apple policy, bundle id, version, device hash and expiry.
@@ -117,22 +124,9 @@ public struct ReceiptValidator: Sendable {
         // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
         // trusted; the creation date is re-read from the verified bytes and must agree.
         let inspection = inspect(der)
-        let trust: ReceiptTrust
-        let store: any TrustStore
-        if let storeKitTrustStore, inspection.embedsOnlyStoreKitCertificate {
-            trust = .storeKitTesting
-            store = storeKitTrustStore
-        } else {
-            trust = .appleReceiptSigning
-            store = appleTrustStore
-        }
+        let (trust, store) = trustChoice(embedsOnlyStoreKitCertificate: inspection.embedsOnlyStoreKitCertificate)
         let unverifiedCreationDate = inspection.creationDate
-        let time: Date
-        switch configuration.verificationTime {
-        case .now: time = now
-        case .fixed(let date): time = date
-        case .creationDate: time = unverifiedCreationDate ?? now
-        }
+        let time = verificationTime(now: now, creationDate: unverifiedCreationDate)
         report.verificationTime = time
 
         let verified = try backend.verifySignedData(der, trustStore: store, at: time)
@@ -154,8 +148,9 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
+        try Self.checkInPlaceClaim(verified, in: der)
         let receipt: Receipt
-        if let early = inspection.receipt, early.isReading(verified, in: der) {
+        if let early = inspection.receipt, verified.inputContentRange == early.range {
             // Parsed from these very bytes before the backend verified them (as the cache's fast
             // path does), believed only now.
             receipt = early.receipt
@@ -191,15 +186,29 @@ public struct ReceiptValidator: Sendable {
     /// A receipt parsed from the content where it lies in the input, before verification.
     private struct EarlyParse {
         var receipt: Receipt
-        /// Where the content lies in the input.
+        /// Where the content lies in the input: the receipt is believed when the backend verified
+        /// the content at this range of the input (``VerifiedSignedData/inputContentRange``).
         var range: Range<Int>
+    }
 
-        /// Whether `verified` holds its content at this range of the very storage of `der`: then
-        /// the backend verified exactly the bytes this receipt was parsed from.
-        func isReading(_ verified: VerifiedSignedData, in der: [UInt8]) -> Bool {
-            guard verified.contentRange == range else { return false }
-            let source = verified.contentSource.withUnsafeBufferPointer { $0.baseAddress }
-            return source != nil && source == der.withUnsafeBufferPointer { $0.baseAddress }
+    /// Checks a backend's claim to have verified the content in place: the input holds exactly
+    /// the returned content at ``VerifiedSignedData/inputContentRange`` (compared in memory unless
+    /// the content is held in the input's own storage at that range).
+    private static func checkInPlaceClaim(_ verified: VerifiedSignedData, in der: [UInt8]) throws(ReceiptValidationError) {
+        guard let range = verified.inputContentRange else { return }
+        let holds = der.withUnsafeBufferPointer { input -> Bool in
+            verified.contentSource.withUnsafeBufferPointer { source -> Bool in
+                guard range.lowerBound >= 0, range.upperBound <= input.count, range.count == verified.contentRange.count
+                else { return false }
+                guard !range.isEmpty, let inputBase = input.baseAddress, let sourceBase = source.baseAddress else { return true }
+                let claimed = inputBase + range.lowerBound
+                let returned = sourceBase + verified.contentRange.lowerBound
+                return claimed == returned || memcmp(claimed, returned, range.count) == 0
+            }
+        }
+        guard holds else {
+            throw ReceiptValidationError(
+                .backendFailure, "The backend reported verifying the content in place at \(range), but the input does not hold it there.")
         }
     }
 
