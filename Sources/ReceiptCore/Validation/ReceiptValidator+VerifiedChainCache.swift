@@ -73,7 +73,7 @@ extension ReceiptValidator {
         let now = configuration.currentDate()
         // Parsed before the signature is checked, and believed only after it verified.
         let content = der[envelope.content]
-        guard let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) else { return nil }
+        guard let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) else { return nil }
         let time: Date
         switch configuration.verificationTime {
         case .now: time = now

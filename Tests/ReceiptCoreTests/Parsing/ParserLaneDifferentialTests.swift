@@ -88,7 +88,7 @@ import Testing
         let plain = try ReceiptParser.parse(payload)
         let count = plain.inAppPurchases.count
         for hint in [0, count, max(count - 1, 0), count + 7, -3, ReceiptParser.maximumInAppPurchaseCount + 1] {
-            #expect(try ReceiptParser.parse(payload, purchaseCountHint: hint) == plain, "hint \(hint)")
+            #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, purchaseCountHint: hint) == plain, "hint \(hint)")
         }
     }
 
