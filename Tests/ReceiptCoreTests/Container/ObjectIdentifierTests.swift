@@ -1,5 +1,6 @@
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 @Suite struct ObjectIdentifierTests {
     /// Each shortcut of the known table is what the general decoder gives for those octets.

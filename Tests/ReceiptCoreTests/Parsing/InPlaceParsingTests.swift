@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// The validator parses the verified content where the backend verified it
 /// (`ReceiptParser.parse(_:range:)`), not from a copy. That must give exactly what

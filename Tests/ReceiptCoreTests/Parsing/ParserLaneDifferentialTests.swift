@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// The parser has a strict-DER lane (the common shape, read in place) and a general BER lane. A
 /// receipt must decode to the same value whichever lane reads it, or the fast path and the general
