@@ -53,7 +53,7 @@ import ReceiptTestSupport
         let bundleID = try #require(try ReceiptParser.parse(PKCS7Container(bytes: bytes).content).bundleID)
         let needle = Array(bundleID.utf8)
         let start = try #require((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
-        bytes[start + needle.count - 1] ^= 0x01  // still ASCII: the payload parses as before
+        bytes[start + needle.count - 1] ^= 0x01  // still ASCII: the changed payload still parses
         let tampered = try ReceiptParser.parse(PKCS7Container(bytes: bytes).content)
         #expect(tampered.bundleID != bundleID)
         let report = try Self.validator(backend.backend).report(for: bytes)

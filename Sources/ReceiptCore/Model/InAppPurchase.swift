@@ -6,7 +6,7 @@ import Foundation
 
 /// One in-app purchase receipt (a type 17 attribute of the app receipt).
 ///
-/// The types of ``InAppAttributeType`` are typed: the documented fields (1701–1706, 1708, 1711,
+/// The attributes of the parser's in-app catalogue (`InAppAttributeType`) are typed: the documented fields (1701–1706, 1708, 1711,
 /// 1712, 1719) and undocumented ones whose meaning has a source (1707 product type, 1713 trial
 /// period, 1721 promotional offer id). Every other attribute is kept raw in ``otherAttributes``. Empty date strings (Apple writes `""` for a
 /// non-subscription's expiry) are nil. JSON keys follow Apple's `verifyReceipt` names.

@@ -15,9 +15,11 @@ import Foundation
 /// - Structural problems throw ``ReceiptValidationError/Code/malformedReceipt`` (or
 ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` inside a type 17 value) with the byte
 ///   offset in the payload.
-/// - A documented attribute with the wrong kind of value, an unparseable date or a second copy of
-///   a documented single-valued attribute is an error. An undocumented attribute whose value is not
-///   what was observed is kept raw instead.
+/// - Each attribute follows its catalogue entry (`ReceiptAttributeType`, `InAppAttributeType`):
+///   its value kind, whether Apple documents it, whether it may repeat. A documented attribute with
+///   the wrong kind of value, an unparseable date or a second copy of a documented single-valued
+///   attribute is an error; an undocumented one in those cases is kept raw. A type outside the
+///   catalogue is kept raw, every copy.
 /// - Integers beyond `Int64` are kept raw in `otherAttributes`; nothing traps.
 /// - Empty date strings mean absent.
 /// - Reading is bounded by ``maximumAttributeCount``, ``maximumInAppPurchaseCount``,
