@@ -90,81 +90,60 @@ import Testing
 
     @Test(arguments: InAppAttributeType.allCases)
     func inAppTypeDecodesAlikeInBothLanes(_ type: InAppAttributeType) throws {
-        let (fits, misfits) = Self.values(for: type.kind)
-        let attribute = DER.attribute(Int64(type.rawValue), fits)
-
-        let typed = try Self.bothLanes(Self.inAppPayload([attribute]))
-        #expect(typed.strict == typed.general)
-        guard case .receipt(let receipt) = typed.strict, let purchase = receipt.inAppPurchases.first else {
-            Issue.record("\(type): \(typed.strict)")
-            return
-        }
-        #expect(purchase.otherAttributes == [] && purchase != InAppPurchase(), "\(type) is typed in both lanes")
-
-        let twice = try Self.bothLanes(Self.inAppPayload([attribute, attribute]))
-        #expect(twice.strict == twice.general)
-        if type.isDocumented {
-            #expect(twice.strict == .failure(.malformedInAppPurchase, "In-app attribute type \(type.rawValue) appears more than once."))
-        } else if case .receipt(let again) = twice.strict {
-            #expect(again.inAppPurchases.first?.otherAttributes.map(\.type) == [type.rawValue])
-        } else {
-            Issue.record("\(type): a second undocumented copy is kept raw, not \(twice.strict)")
-        }
-
-        guard let misfits else { return }
-        let wrong = try Self.bothLanes(Self.inAppPayload([DER.attribute(Int64(type.rawValue), misfits)]))
-        #expect(wrong.strict == wrong.general)
-        if type.isDocumented {
-            guard case .failure(.malformedInAppPurchase, _) = wrong.strict else {
-                Issue.record("\(type): a documented type's misfit value is an error, not \(wrong.strict)")
-                return
-            }
-        } else {
-            guard case .receipt(let kept) = wrong.strict else {
-                Issue.record("\(type): an undocumented type's misfit value is kept raw, not \(wrong.strict)")
-                return
-            }
-            #expect(kept.inAppPurchases.first?.otherAttributes.map(\.type) == [type.rawValue])
-        }
+        try Self.checkBothLanes(
+            type, payload: Self.inAppPayload, code: .malformedInAppPurchase, owner: "In-app attribute",
+            typed: { receipt in receipt.inAppPurchases.first.map { ($0 != InAppPurchase(), $0.otherAttributes) } })
     }
 
     @Test(arguments: ReceiptAttributeType.allCases.filter { $0 != .inAppPurchase })
     func receiptTypeDecodesAlikeInBothLanes(_ type: ReceiptAttributeType) throws {
-        let (fits, misfits) = Self.values(for: type.kind)
-        let attribute = DER.attribute(Int64(type.rawValue), fits)
+        try Self.checkBothLanes(
+            type, payload: { DER.set($0) }, code: .malformedReceipt, owner: "Attribute",
+            typed: { receipt in (receipt != Receipt(), receipt.otherAttributes) })
+    }
 
-        let typed = try Self.bothLanes(DER.set([attribute]))
-        #expect(typed.strict == typed.general)
-        guard case .receipt(let receipt) = typed.strict else {
-            Issue.record("\(type): \(typed.strict)")
+    /// One catalogued type through both lanes: a value of its kind is typed (the SET's `typed`
+    /// result is a changed model and no raw attribute), a second copy is an error when the type is
+    /// documented and kept raw otherwise, and a value of another kind likewise; the lanes agree on
+    /// each.
+    private static func checkBothLanes<Catalogue: AttributeCatalogue>(
+        _ type: Catalogue, payload: ([[UInt8]]) -> [UInt8], code: ReceiptValidationError.Code, owner: String,
+        typed: (Receipt) -> (changed: Bool, raw: [ReceiptAttribute])?
+    ) throws {
+        let (fits, misfits) = values(for: type.kind)
+        let attribute = DER.attribute(Int64(type.rawValue), fits)
+        /// The raw attributes' types of a parsed SET, or `nil` for an error.
+        func rawTypes(_ outcome: Outcome) -> [Int?]? {
+            guard case .receipt(let receipt) = outcome else { return nil }
+            return typed(receipt)?.raw.map(\.type)
+        }
+
+        let once = try bothLanes(payload([attribute]))
+        #expect(once.strict == once.general, "\(type)")
+        guard case .receipt(let receipt) = once.strict, let result = typed(receipt) else {
+            Issue.record("\(type): \(once.strict)")
             return
         }
-        #expect(receipt.otherAttributes == [] && receipt != Receipt(), "\(type) is typed in both lanes")
+        #expect(result.raw == [] && result.changed, "\(type) is typed in both lanes")
 
-        let twice = try Self.bothLanes(DER.set([attribute, attribute]))
-        #expect(twice.strict == twice.general)
+        let twice = try bothLanes(payload([attribute, attribute]))
+        #expect(twice.strict == twice.general, "\(type)")
         if type.isDocumented {
-            #expect(twice.strict == .failure(.malformedReceipt, "Attribute type \(type.rawValue) appears more than once."))
-        } else if case .receipt(let again) = twice.strict {
-            #expect(again.otherAttributes.map(\.type) == [type.rawValue])
+            #expect(twice.strict == .failure(code, "\(owner) type \(type.rawValue) appears more than once."))
         } else {
-            Issue.record("\(type): a second undocumented copy is kept raw, not \(twice.strict)")
+            #expect(rawTypes(twice.strict) == [type.rawValue], "\(type): a second undocumented copy is kept raw")
         }
 
         guard let misfits else { return }
-        let wrong = try Self.bothLanes(DER.set([DER.attribute(Int64(type.rawValue), misfits)]))
-        #expect(wrong.strict == wrong.general)
+        let wrong = try bothLanes(payload([DER.attribute(Int64(type.rawValue), misfits)]))
+        #expect(wrong.strict == wrong.general, "\(type)")
         if type.isDocumented {
-            guard case .failure(.malformedReceipt, _) = wrong.strict else {
+            guard case .failure(code, _) = wrong.strict else {
                 Issue.record("\(type): a documented type's misfit value is an error, not \(wrong.strict)")
                 return
             }
         } else {
-            guard case .receipt(let kept) = wrong.strict else {
-                Issue.record("\(type): an undocumented type's misfit value is kept raw, not \(wrong.strict)")
-                return
-            }
-            #expect(kept.otherAttributes.map(\.type) == [type.rawValue])
+            #expect(rawTypes(wrong.strict) == [type.rawValue], "\(type): an undocumented type's misfit value is kept raw")
         }
     }
 
