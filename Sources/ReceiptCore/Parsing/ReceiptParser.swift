@@ -67,9 +67,7 @@ public enum ReceiptParser {
     static func parse(
         _ bytes: [UInt8], range: Range<Int>, purchaseCountHint: Int?, lanes: Lanes
     ) throws(ReceiptValidationError) -> Receipt? {
-        guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
-            throw ReceiptValidationError(.malformedReceipt, "The payload's range lies outside the verified bytes.")
-        }
+        try checkPayloadRange(range, in: bytes)
         do {
             if let receipt = try StrictReceiptLane.receipt(
                 bytes, in: range, purchaseCountHint: purchaseCountHint, limitIsError: lanes == .strictThenGeneral) {
@@ -100,11 +98,20 @@ public enum ReceiptParser {
         try creationDate(in: payload, range: 0..<payload.count)
     }
 
-    /// ``creationDate(in:)`` for the payload lying at `range` of `bytes`, read in place when it is
-    /// strict DER (the same result; only thrown offsets are relative to `bytes`), otherwise from a
-    /// copy through the general reader.
+    /// ``creationDate(in:)`` for the payload lying at `range` of `bytes`: read in place when it is
+    /// strict DER, otherwise from a copy through the general reader; the same result, and error
+    /// offsets relative to the payload, as ``parse(_:range:purchaseCountHint:lanes:)`` gives them.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
-        guard let date = try StrictReceiptLane.creationDate(in: bytes, range: range) else {
+        try checkPayloadRange(range, in: bytes)
+        let strictDate: Date??
+        do {
+            strictDate = try StrictReceiptLane.creationDate(in: bytes, range: range)
+        } catch {
+            var rebased = error
+            rebased.offset = error.offset.map { $0 - range.lowerBound }
+            throw rebased
+        }
+        guard let date = strictDate else {
             return try GeneralReceiptLane.creationDate(in: range == bytes.indices ? bytes : Array(bytes[range]))
         }
         return date
@@ -131,6 +138,13 @@ public enum ReceiptParser {
         }
         purchase = try GeneralReceiptLane.inAppPurchase(
             valueIsConstructed: valueIsConstructed, valueContent: valueContent, constructedValue: constructedValue, bytes: bytes)
+    }
+
+    /// Throws unless `range` lies inside `bytes`.
+    private static func checkPayloadRange(_ range: Range<Int>, in bytes: [UInt8]) throws(ReceiptValidationError) {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            throw ReceiptValidationError(.malformedReceipt, "The payload's range lies outside the verified bytes.")
+        }
     }
 
     /// Throws when `count` purchases already reach ``maximumInAppPurchaseCount`` (the one more at
