@@ -70,18 +70,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What every test target shares: the fixture directories, the real-receipt catalogue, hex
+        // and independent SHA-1/SHA-256. Not a product: nothing outside the tests sees it.
+        .target(
+            name: "ReceiptTestSupport",
+            path: "Tests/ReceiptTestSupport"
+        ),
         .testTarget(
             name: "ReceiptCoreTests",
-            dependencies: ["ReceiptCore", "ReceiptConformance"],
+            dependencies: ["ReceiptCore", "ReceiptConformance", "ReceiptTestSupport"],
             resources: []
         ),
         .testTarget(
             name: "BackendConformanceTests",
-            dependencies: ["ReceiptKit", "ReceiptConformance"]
+            dependencies: ["ReceiptKit", "ReceiptConformance", "ReceiptTestSupport"]
         ),
         .testTarget(
             name: "ReceiptCLITests",
-            dependencies: ["ReceiptCore"]
+            dependencies: ["ReceiptCore", "ReceiptTestSupport"]
         ),
     ]
 )

@@ -164,7 +164,7 @@ public struct ExpectedReceipt: Sendable {
                 problems.append("attribute \(type) (\(entry["value_hex"]?.string ?? "?")) is missing or differs")
             }
         }
-        let typed: Set<Int> = [1701, 1702, 1703, 1704, 1705, 1706, 1707, 1708, 1711, 1712, 1713, 1719, 1720, 1721]
+        let typed = Set(InAppAttributeType.allCases.map(\.rawValue))
         let listed = (want["_types"]?.array ?? []).compactMap { $0.integer.map(Int.init) }
         let rawTypes = Set(got.otherAttributes.compactMap(\.type))
         for type in listed where !typed.contains(type) && !rawTypes.contains(type) {
@@ -184,7 +184,6 @@ public struct ExpectedReceipt: Sendable {
         switch type {
         case 1707: return purchase.productType?.rawValue == value?.integer
         case 1713: return value?.integer.map { $0 != 0 } == purchase.isTrialPeriod
-        case 1720: return purchase.attribute1720.map { Self.hex($0.value) } == entry["value_hex"]?.string
         case 1721: return purchase.promotionalOfferID != nil && purchase.promotionalOfferID == value?.string
         default: return false
         }

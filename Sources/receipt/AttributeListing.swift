@@ -54,7 +54,7 @@ struct AttributeListing {
     }
 
     private static func rawFields(_ purchase: InAppPurchase) -> [ReceiptAttribute] {
-        (purchase.attribute1720.map { [$0] } ?? []) + purchase.otherAttributes
+        purchase.otherAttributes
     }
 
     /// Typed attributes that are present, then raw ones as `type  (unnamed)  version V  hex`.

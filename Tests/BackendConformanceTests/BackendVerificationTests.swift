@@ -1,6 +1,7 @@
 import Foundation
 import ReceiptKit
 import Testing
+import ReceiptTestSupport
 
 /// The ``CryptoBackend`` contract, checked on every compiled-in backend against real Apple and
 /// Xcode receipts and generated fixtures. Nothing here names a particular backend.
@@ -11,7 +12,7 @@ import Testing
     // MARK: Fixtures
 
     @Test func realFixturesLoad() throws {
-        let receipts = try BackendFixtures.loadRealReceipts()
+        let receipts = try RealReceipt.load()
         #expect(receipts.count >= 20)
         #expect(receipts.contains { $0.isXcode })
         #expect(receipts.contains { !$0.isXcode })
@@ -19,28 +20,28 @@ import Testing
     }
 
     @Test func testSHA256MatchesKnownVectors() {
-        #expect(TestSHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(TestSHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(TestSHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(hex(TestDigest.sha256([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(TestDigest.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(TestDigest.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
             == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
     // MARK: Real Apple receipts
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptVerifiesAtItsCreationTime(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func appleReceiptVerifiesAtItsCreationTime(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let anchor = try BackendFixtures.certificate(Self.appleRoot, with: backend)
         let store = try backend.makeTrustStore(anchors: [anchor])
         let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
 
-        #expect(TestSHA256.hex(verified.content) == receipt.expected.payloadSha256)
+        #expect(hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256)
         #expect(verified.signerChain.count == 3)
         #expect(verified.signerChain.last == anchor)
         // Leaf first: the leaf and the intermediate are certificates embedded in the receipt.
         let embedded = Set(receipt.expected.container.certificates.map(\.sha256))
         for certificate in verified.signerChain.dropLast() {
-            #expect(embedded.contains(TestSHA256.hex(certificate.derBytes)))
+            #expect(embedded.contains(hex(TestDigest.sha256(certificate.derBytes))))
         }
         #expect(verified.signerChain.first != verified.signerChain.last)
         let signer = try #require(receipt.expected.container.signerInfos.first)
@@ -52,7 +53,7 @@ import Testing
     /// there (no copy): the validator then keeps the receipt it parsed from those very bytes before
     /// verification instead of parsing them again.
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptContentIsReturnedWhereItLiesInTheInput(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func appleReceiptContentIsReturnedWhereItLiesInTheInput(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let bytes = try receipt.bytes()
@@ -60,11 +61,11 @@ import Testing
         let input = bytes.withUnsafeBufferPointer { $0.baseAddress }
         #expect(verified.contentSource.withUnsafeBufferPointer { $0.baseAddress } == input)
         #expect(verified.contentRange.count < bytes.count)
-        #expect(TestSHA256.hex(Array(bytes[verified.contentRange])) == receipt.expected.payloadSha256)
+        #expect(hex(TestDigest.sha256(Array(bytes[verified.contentRange]))) == receipt.expected.payloadSha256)
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptIsNotYetValidBeforeItsCertificates(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func appleReceiptIsNotYetValidBeforeItsCertificates(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -87,7 +88,7 @@ import Testing
     /// The chain must end at the caller's anchor, never at the root the receipt embeds; a broken
     /// chain is reported before expired certificates ("now").
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptIsUntrustedUnderAnotherAnchor(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func appleReceiptIsUntrustedUnderAnotherAnchor(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let bytes = try receipt.bytes()
         for anchor in [Self.storeKitCertificate, "real/certs/AppleRootCA-G3.cer"] {
@@ -104,7 +105,7 @@ import Testing
     // MARK: Real Xcode receipts (BER)
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
-    func xcodeReceiptVerifiesAgainstStoreKitCertificate(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func xcodeReceiptVerifiesAgainstStoreKitCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let anchor = try BackendFixtures.certificate(Self.storeKitCertificate, with: backend)
         let store = try backend.makeTrustStore(anchors: [anchor])
@@ -112,7 +113,7 @@ import Testing
         #expect(receipt.expected.container.encoding == "BER")
         for time in [receipt.verificationTime, Date()] {
             let verified = try backend.verifySignedData(bytes, trustStore: store, at: time)
-            #expect(TestSHA256.hex(verified.content) == receipt.expected.payloadSha256)
+            #expect(hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256)
             #expect(verified.signerChain == [anchor])
             #expect(verified.digestAlgorithm.description == receipt.expected.container.signerInfos.first?.digestAlgorithm)
             #expect(verified.hasSignedAttributes == false)
@@ -120,7 +121,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
-    func xcodeReceiptIsUntrustedUnderAppleRoot(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func xcodeReceiptIsUntrustedUnderAppleRoot(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
@@ -147,7 +148,7 @@ import Testing
 
     /// One flipped byte inside the signed content must fail the signature (and nothing earlier).
     @Test(arguments: BackendFixtures.backends, BackendFixtures.realReceipts)
-    func flippedContentByteFailsTheSignature(_ backendCase: BackendCase, _ receipt: RealReceiptFixture) throws {
+    func flippedContentByteFailsTheSignature(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
         var bytes = try receipt.bytes()
@@ -317,10 +318,10 @@ import Testing
     func sha1OfConcatenatedParts(_ backendCase: BackendCase) throws {
         let backend = backendCase.backend
         let abc = "a9993e364706816aba3e25717850c26c9cd0d89d"
-        #expect(Self.hex(try backend.sha1([Array("abc".utf8)])) == abc)
-        #expect(Self.hex(try backend.sha1([Array("a".utf8), [], Array("bc".utf8)])) == abc)
-        #expect(Self.hex(try backend.sha1([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        #expect(Self.hex(try backend.sha1([[UInt8](repeating: 0x61, count: 1_000_000)])) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+        #expect(hex(try backend.sha1([Array("abc".utf8)])) == abc)
+        #expect(hex(try backend.sha1([Array("a".utf8), [], Array("bc".utf8)])) == abc)
+        #expect(hex(try backend.sha1([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(hex(try backend.sha1([[UInt8](repeating: 0x61, count: 1_000_000)])) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
     // MARK: Concurrency
@@ -338,7 +339,7 @@ import Testing
                 group.addTask {
                     let verified = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
                     let expiredNow = (try? backend.verifySignedData(bytes, trustStore: store, at: Date())) == nil
-                    return TestSHA256.hex(verified.content) == receipt.expected.payloadSha256 && expiredNow ? 0 : 1
+                    return hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256 && expiredNow ? 0 : 1
                 }
             }
             return try await group.reduce(0, +)
@@ -379,10 +380,6 @@ import Testing
             index += 1
         }
         return nil
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
 

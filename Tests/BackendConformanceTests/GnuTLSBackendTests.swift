@@ -2,6 +2,7 @@
 import Foundation
 import ReceiptKit
 import Testing
+import ReceiptTestSupport
 
 /// GnuTLS-specific checks of `GnuTLSBackend` on the real Apple receipts and the generated test PKI:
 /// verification at a chosen time without process-wide state, BER input, chain anchoring, signed
@@ -16,7 +17,7 @@ struct GnuTLSBackendTests {
     func realReceiptVerifiesAtCreation(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
         let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
-        #expect(TestSHA256.hex(result.content) == receipt.payloadSHA256)
+        #expect(hex(TestDigest.sha256(result.content)) == receipt.payloadSHA256)
         #expect(result.digestAlgorithm.description == receipt.digestAlgorithm)
         #expect(result.hasSignedAttributes == false)
         #expect(result.signerChain.count == (receipt.isXcode ? 1 : 3))
@@ -149,7 +150,7 @@ struct GnuTLSBackendTests {
                 let receipt = receipts[round % receipts.count]
                 group.addTask {
                     let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
-                    return TestSHA256.hex(result.content) == receipt.payloadSHA256
+                    return hex(TestDigest.sha256(result.content)) == receipt.payloadSHA256
                 }
             }
             return try await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -165,17 +166,8 @@ struct GnuTLSBackendTests {
     }
 }
 
-/// The repository's Fixtures directory.
-private let fixturesURL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
-
 private func fixture(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: fixturesURL.appendingPathComponent(path)))
-}
-
-private func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
+    try Fixtures.bytes(atPath: path)
 }
 
 private func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
@@ -191,32 +183,18 @@ struct GnuTLSRealReceipt: Sendable, CustomTestStringConvertible {
     let verificationTime: Date
     let payloadSHA256: String
     let digestAlgorithm: String
-    var isXcode: Bool { anchorPath.hasSuffix("StoreKitTestCertificate.cer") }
+    let isXcode: Bool
     var testDescription: String { name }
 
-    static let all: [GnuTLSRealReceipt] = {
-        let directory = fixturesURL.appendingPathComponent("real/expected")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { $0.hasSuffix(".json") }.sorted()
-        return names.compactMap { file -> GnuTLSRealReceipt? in
-            let name = String(file.dropLast(5))
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(file)),
-                  let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let observed = json["verification_observed"] as? [String: Any],
-                  let anchor = observed["trust_anchor"] as? String,
-                  let time = observed["verification_time_unix"] as? Double,
-                  let payload = json["payload_sha256"] as? String,
-                  let container = json["container"] as? [String: Any],
-                  let signers = container["signer_infos"] as? [[String: Any]],
-                  let digest = signers.first?["digest_algorithm"] as? String,
-                  let bytes = try? fixture("real/receipts/\(name).receipt")
-            else { return nil }
-            return GnuTLSRealReceipt(
-                name: name, bytes: bytes, anchorPath: "real/\(anchor)",
-                verificationTime: Date(timeIntervalSince1970: time), payloadSHA256: payload, digestAlgorithm: digest
-            )
+    static let all: [GnuTLSRealReceipt] = RealReceipt.all.compactMap { receipt in
+        guard let bytes = try? receipt.bytes(), let digest = receipt.expected.container.signerInfos.first?.digestAlgorithm else {
+            return nil
         }
-    }()
+        return GnuTLSRealReceipt(
+            name: receipt.name, bytes: bytes, anchorPath: receipt.anchorPath, verificationTime: receipt.verificationTime,
+            payloadSHA256: receipt.expected.payloadSha256, digestAlgorithm: digest, isXcode: receipt.isXcode
+        )
+    }
 }
 
 /// A generated fixture with the backend-level outcome (payload and Apple-policy failures verify).

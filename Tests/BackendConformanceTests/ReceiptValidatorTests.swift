@@ -2,6 +2,7 @@ import Foundation
 import ReceiptConformance
 import ReceiptKit
 import Testing
+import ReceiptTestSupport
 
 /// The whole pipeline (loader → backend → parser → policy) on the real receipts, for every
 /// compiled-in backend.
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.realReceipts)
-    func validatedReceiptEqualsTheIndependentDecode(_ backend: BackendCase, _ fixture: RealReceiptFixture) throws {
+    func validatedReceiptEqualsTheIndependentDecode(_ backend: BackendCase, _ fixture: RealReceipt) throws {
         let validator = try Self.validator(backend.backend) { $0.acceptsStoreKitTestReceipts = fixture.isXcode }
         let validated = try validator.validate(fixture.bytes())
         let expected = try ExpectedReceipt(contentsOf: BackendFixtures.directory.appendingPathComponent("real/expected/\(fixture.name).json"))
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptFailsNowWithExpiredCertificate(_ backend: BackendCase, _ fixture: RealReceiptFixture) throws {
+    func appleReceiptFailsNowWithExpiredCertificate(_ backend: BackendCase, _ fixture: RealReceipt) throws {
         let validator = try Self.validator(backend.backend) { $0.verificationTime = .now }
         let report = validator.report(for: try fixture.bytes())
         #expect(report.error?.code == .certificateExpired)
@@ -47,12 +48,12 @@ import Testing
     /// creation date and to keep the result); a payload changed after signing still parses, but
     /// nothing of it may be reported, and the error is the signature's.
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func aReceiptWhosePayloadWasChangedReportsNothingOfIt(_ backend: BackendCase, _ fixture: RealReceiptFixture) throws {
+    func aReceiptWhosePayloadWasChangedReportsNothingOfIt(_ backend: BackendCase, _ fixture: RealReceipt) throws {
         var bytes = try fixture.bytes()
         let bundleID = try #require(try ReceiptParser.parse(PKCS7Container(bytes: bytes).content).bundleID)
         let needle = Array(bundleID.utf8)
         let start = try #require((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
-        bytes[start + needle.count - 1] ^= 0x01  // still ASCII: the payload parses as before
+        bytes[start + needle.count - 1] ^= 0x01  // still ASCII: the changed payload still parses
         let tampered = try ReceiptParser.parse(PKCS7Container(bytes: bytes).content)
         #expect(tampered.bundleID != bundleID)
         let report = try Self.validator(backend.backend).report(for: bytes)
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.xcodeReceipts)
-    func xcodeReceiptNeedsTheOptIn(_ backend: BackendCase, _ fixture: RealReceiptFixture) throws {
+    func xcodeReceiptNeedsTheOptIn(_ backend: BackendCase, _ fixture: RealReceipt) throws {
         let bytes = try fixture.bytes()
         // Default anchors: the StoreKit certificate is not an Apple root.
         #expect(try Self.validator(backend.backend).report(for: bytes).error?.code == .untrustedChain)

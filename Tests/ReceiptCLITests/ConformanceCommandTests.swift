@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// `receipt conformance`: a table, the closing `N passed, N failed` line, exit 1 iff a case failed.
@@ -6,7 +7,7 @@ import Testing
 struct ConformanceCommandTests {
     @Test("runs the manifest, ends with `N passed, N failed`, exit status agrees with the count")
     func runsManifest() throws {
-        let fixtures = ReceiptCLI.packageRoot.appendingPathComponent("Fixtures").path
+        let fixtures = Fixtures.directory.path
         let result = try ReceiptCLI.run(["conformance", "--fixtures", fixtures])
         let lastLine = try #require(result.stdout.split(separator: "\n").last.map(String.init))
         let numbers = lastLine.split(separator: " ").compactMap { Int($0) }

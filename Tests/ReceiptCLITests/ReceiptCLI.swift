@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// Runs the built `receipt` executable and captures its exit status, stdout and stderr.
@@ -13,28 +14,17 @@ enum ReceiptCLI {
         var stderr: String
     }
 
-    /// The package root, from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `Fixtures/real/receipts`.
-    static let realReceipts = packageRoot.appendingPathComponent("Fixtures/real/receipts", isDirectory: true)
-
     /// A real receipt by file name.
     static func realReceipt(_ name: String) -> URL {
-        realReceipts.appendingPathComponent(name)
+        Fixtures.realDirectory.appendingPathComponent("receipts/\(name)")
     }
 
-    /// The Apple-signed real receipts (not the Xcode StoreKit-testing ones), sorted by name.
+    /// The file names of the Apple-signed real receipts (not the Xcode StoreKit-testing ones),
+    /// sorted by name.
     static func appleReceiptNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: realReceipts.path)
-            .filter { $0.hasSuffix(".receipt") && !isXcode($0) }
-            .sorted()
-    }
-
-    /// The Xcode StoreKit-testing receipts.
-    static func isXcode(_ name: String) -> Bool {
-        ["apple-xcode-", "kvitto-xcode-", "tpinapp-xcode-"].contains { name.hasPrefix($0) }
+        let names = RealReceipt.apple.map { "\($0.name).receipt" }.sorted()
+        guard !names.isEmpty else { throw CocoaError(.fileReadUnknown) }
+        return names
     }
 
     /// The `receipt` executable.

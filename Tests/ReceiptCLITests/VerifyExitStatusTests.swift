@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// Exit statuses of `receipt verify`: 0 valid, 1 invalid, 2 usage, 3 unreadable.
@@ -80,7 +81,7 @@ struct VerifyExitStatusTests {
 
     @Test("--root with the Apple root file verifies like the embedded default; another root rejects")
     func customRoot() throws {
-        let certs = ReceiptCLI.packageRoot.appendingPathComponent("Fixtures/real/certs")
+        let certs = Fixtures.realDirectory.appendingPathComponent("certs")
         let apple = try ReceiptCLI.run(["verify", "--root", certs.appendingPathComponent("AppleIncRootCertificate.cer").path, Self.sample])
         #expect(apple.status == 0, "\(apple.stdout)")
         let other = try ReceiptCLI.run(["verify", "--json", "--root", certs.appendingPathComponent("AppleRootCA-G3.cer").path, Self.sample])

@@ -1,10 +1,11 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// `--xcode`, `--device-id`, `--bundle-id`, `--app-version`.
 @Suite("verify policy options")
 struct VerifyPolicyTests {
-    static let xcodeReceipts = ["apple-xcode-2023-with-transaction.receipt", "apple-xcode-2023-empty.receipt", "kvitto-xcode-2020-1iap.receipt", "tpinapp-xcode-2021-no-orig-purchase-date.receipt"]
+    static let xcodeReceipts = RealReceipt.xcode.map { "\($0.name).receipt" }
 
     @Test("an Xcode StoreKit-testing receipt is rejected by default and accepted with --xcode", arguments: xcodeReceipts)
     func xcode(name: String) throws {

@@ -6,16 +6,14 @@ import Foundation
 
 /// One in-app purchase receipt (a type 17 attribute of the app receipt).
 ///
-/// Documented fields (1701–1706, 1708, 1711, 1712, 1719) and widely observed undocumented ones
-/// (1707 product type, 1713 trial period, 1720, 1721 promotional offer id) are typed; every other
-/// attribute is kept raw in ``otherAttributes``. Empty date strings (Apple writes `""` for a
+/// The attributes of the parser's in-app catalogue (`InAppAttributeType`) are typed: the documented fields (1701–1706, 1708, 1711,
+/// 1712, 1719) and undocumented ones whose meaning has a source (1707 product type, 1713 trial
+/// period, 1721 promotional offer id). Every other attribute is kept raw in ``otherAttributes``. Empty date strings (Apple writes `""` for a
 /// non-subscription's expiry) are nil. JSON keys follow Apple's `verifyReceipt` names.
 public struct InAppPurchase: Hashable, Sendable, Codable {
     // Storage. A receipt can hold tens of thousands of purchases, so the optional numbers and dates
     // are kept as plain values with one presence bit each (an `Int64?` or `Date?` takes 16 bytes,
-    // the value and its padded flag), and attribute 1720, which no real receipt in the fixtures
-    // carries, as an array of at most one element (one pointer, no allocation when absent): 144
-    // bytes a purchase instead of 240. An absent value is stored as zero, so the synthesized `==`
+    // the value and its padded flag). An absent value is stored as zero, so the synthesized `==`
     // and `hash(into:)` compare exactly what the public properties show.
     private var storedQuantity: Int64 = 0
     private var storedWebOrderLineItemID: Int64 = 0
@@ -30,15 +28,14 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
     public var transactionID: String?
     /// 1705: the original transaction identifier (shared by every renewal of a subscription).
     public var originalTransactionID: String?
-    /// 1721 (undocumented, by observation): the promotional offer identifier.
+    /// 1721 (undocumented; JSON `promotional_offer_id`): the promotional offer identifier.
     public var promotionalOfferID: String?
-    private var storedAttribute1720: [ReceiptAttribute] = []
     /// Every other attribute, in encoded order.
     public var otherAttributes: [ReceiptAttribute]
     /// 1707 (undocumented): the product type.
     public var productType: ProductType?
     private var present = Present()
-    /// 1713 (undocumented, by observation): whether the purchase is in a free-trial period.
+    /// 1713 (undocumented; JSON `is_trial_period`): whether the purchase is in a free-trial period.
     public var isTrialPeriod: Bool?
     /// 1719: whether the purchase is in an introductory price period.
     public var isInIntroOfferPeriod: Bool?
@@ -84,11 +81,6 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         get { present.contains(.cancellationDate) ? Date(timeIntervalSinceReferenceDate: storedCancellationDate) : nil }
         set { Self.store(newValue, in: &storedCancellationDate, flag: .cancellationDate, of: &present) }
     }
-    /// 1720 (undocumented, meaning unknown): kept whole.
-    public var attribute1720: ReceiptAttribute? {
-        get { storedAttribute1720.first }
-        set { storedAttribute1720 = newValue.map { [$0] } ?? [] }
-    }
 
     @inline(__always)
     private static func store(_ value: Int64?, in storage: inout Int64, flag: Present, of present: inout Present) {
@@ -117,7 +109,7 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         quantity: Int64? = nil, productID: String? = nil, transactionID: String? = nil, purchaseDate: Date? = nil,
         originalTransactionID: String? = nil, originalPurchaseDate: Date? = nil, productType: ProductType? = nil,
         expiresDate: Date? = nil, webOrderLineItemID: Int64? = nil, cancellationDate: Date? = nil,
-        isTrialPeriod: Bool? = nil, isInIntroOfferPeriod: Bool? = nil, attribute1720: ReceiptAttribute? = nil,
+        isTrialPeriod: Bool? = nil, isInIntroOfferPeriod: Bool? = nil,
         promotionalOfferID: String? = nil, otherAttributes: [ReceiptAttribute] = []
     ) {
         self.productID = productID
@@ -134,7 +126,6 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         self.expiresDate = expiresDate
         self.webOrderLineItemID = webOrderLineItemID
         self.cancellationDate = cancellationDate
-        self.attribute1720 = attribute1720
     }
 
     /// Whether the purchase was cancelled (refunded).
@@ -162,7 +153,6 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         case cancellationDate = "cancellation_date"
         case isTrialPeriod = "is_trial_period"
         case isInIntroOfferPeriod = "is_in_intro_offer_period"
-        case attribute1720 = "attribute_1720"
         case promotionalOfferID = "promotional_offer_id"
         case otherAttributes = "other_attributes"
     }
@@ -182,7 +172,6 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         try container.encodeDate(cancellationDate, forKey: .cancellationDate)
         try container.encodeIfPresent(isTrialPeriod, forKey: .isTrialPeriod)
         try container.encodeIfPresent(isInIntroOfferPeriod, forKey: .isInIntroOfferPeriod)
-        try container.encodeIfPresent(attribute1720, forKey: .attribute1720)
         try container.encodeIfPresent(promotionalOfferID, forKey: .promotionalOfferID)
         try container.encode(otherAttributes, forKey: .otherAttributes)
     }
@@ -203,7 +192,6 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
             cancellationDate: try container.decodeDate(forKey: .cancellationDate),
             isTrialPeriod: try container.decodeIfPresent(Bool.self, forKey: .isTrialPeriod),
             isInIntroOfferPeriod: try container.decodeIfPresent(Bool.self, forKey: .isInIntroOfferPeriod),
-            attribute1720: try container.decodeIfPresent(ReceiptAttribute.self, forKey: .attribute1720),
             promotionalOfferID: try container.decodeIfPresent(String.self, forKey: .promotionalOfferID),
             otherAttributes: try container.decodeIfPresent([ReceiptAttribute].self, forKey: .otherAttributes) ?? []
         )

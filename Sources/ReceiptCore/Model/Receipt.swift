@@ -6,9 +6,10 @@ import Foundation
 
 /// A decoded App Store app receipt: the attribute SET inside the PKCS #7 signedData.
 ///
-/// Documented attributes (2, 3, 4, 5, 12, 17, 19, 21) and widely observed undocumented ones
-/// (0 environment, 1 app item id, 8, 10 age rating, 15, 16, 18) are typed; every other attribute
-/// is kept raw in ``otherAttributes``, in encoded order. JSON keys follow Apple's `verifyReceipt`
+/// The attributes of the parser's receipt catalogue (`ReceiptAttributeType`) are typed: the
+/// documented ones (2, 3, 4, 5, 12, 17, 19, 21) and undocumented ones whose meaning has a source
+/// (0 environment, 1 app item id, 8, 10 age rating, 15, 16, 18); every other attribute is kept raw
+/// in ``otherAttributes``, in encoded order. JSON keys follow Apple's `verifyReceipt`
 /// names (`bundle_id`, `in_app`, …), dates are RFC 3339 `Z` strings and byte values lowercase hex.
 ///
 /// A `Receipt` says nothing about authenticity by itself: obtain one from `ReceiptValidator`,

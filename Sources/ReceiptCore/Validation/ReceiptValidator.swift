@@ -223,7 +223,7 @@ public struct ReceiptValidator: Sendable {
             // The payload is parsed now, in place (unverified: believed only once the backend has
             // verified these same bytes), which also gives the creation date; a payload that does not
             // parse so is only looked at for its creation date, and parsed after verification.
-            if let receipt = try? ReceiptParser.parseInPlace(der, range: envelope.content) {
+            if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
                 inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
                 inspection.creationDate = receipt.creationDate
             } else {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 @Suite struct AppleRootCertificatesTests {
     @Test(arguments: [

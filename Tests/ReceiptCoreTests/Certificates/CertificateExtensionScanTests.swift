@@ -2,6 +2,7 @@ import Foundation
 import SwiftASN1
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// The chain policy's strict-cursor extension scan must give exactly CertificateInfo's answer.
 @Suite struct CertificateExtensionScanTests {

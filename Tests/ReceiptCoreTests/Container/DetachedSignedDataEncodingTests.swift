@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// `DetachedSignedData`: the re-encoding the backends verify instead of a canonical envelope keeps
 /// everything a signature covers byte for byte, detaches the content and leaves out exactly the

@@ -1,5 +1,6 @@
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 @Suite struct ObjectIdentifierTests {
     /// Each catalogue entry is one well-formed OID whose three forms agree, no OID is listed twice,

@@ -2,6 +2,7 @@ import Foundation
 import ReceiptConformance
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 @Suite struct PKCS7ContainerTests {
     @Test func everyRealReceiptIsFound() {

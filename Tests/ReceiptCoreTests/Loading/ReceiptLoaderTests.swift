@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 @Suite struct ReceiptLoaderTests {
     private func temporaryFile(_ contents: [UInt8]) throws -> URL {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// The validator parses the verified content where the backend verified it
 /// (`ReceiptParser.parse(_:range:)`), not from a copy. That must give exactly what
@@ -63,6 +64,32 @@ import Testing
         }
         #expect(offset == 2 + attribute.count)
         #expect(Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count, purchaseCountHint: nil) } == expected)
+        let strictOnly = #expect(throws: ReceiptValidationError.self) {
+            try ReceiptParser.parse(bytes, range: 100..<bytes.count, purchaseCountHint: nil, lanes: .strictOnly)
+        }
+        #expect(strictOnly?.offset == offset)
+    }
+
+    @Test func inPlaceCreationDateEqualsTheCopysWithPayloadOffsets() throws {
+        let date = DER.attribute(12, DER.ia5("2024-01-02T03:04:05Z"))
+        let bad = DER.attribute(12, DER.ia5("not a date"))
+        for payload in [DER.set([date]), DER.set([date, date]), DER.set([bad])] {
+            let bytes = [UInt8](repeating: 0, count: 7) + payload + [0]
+            let copy = Result { () throws(ReceiptValidationError) in try ReceiptParser.creationDate(in: payload) }
+            let inPlace = Result { () throws(ReceiptValidationError) in try ReceiptParser.creationDate(in: bytes, range: 7..<(7 + payload.count)) }
+            #expect(inPlace == copy)
+        }
+    }
+
+    @Test func aRangeOutsideTheBytesIsAnErrorNotATrap() {
+        let bytes = DER.set([DER.attribute(12, DER.ia5("2024-01-02T03:04:05Z"))])
+        for range in [-1..<3, 0..<(bytes.count + 1), (bytes.count + 2)..<(bytes.count + 4)] {
+            #expect(throws: ReceiptValidationError.self) { try ReceiptParser.creationDate(in: bytes, range: range) }
+            #expect(throws: ReceiptValidationError.self) { try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil) }
+            #expect(throws: ReceiptValidationError.self) {
+                try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil, lanes: .strictOnly)
+            }
+        }
     }
 
     @Test func verifiedContentInPlaceEqualsACopy() {

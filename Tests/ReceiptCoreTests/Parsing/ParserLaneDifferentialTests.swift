@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// The parser has a strict-DER lane (the common shape, read in place) and a general BER lane. A
 /// receipt must decode to the same value whichever lane reads it, or the fast path and the general
@@ -88,7 +89,7 @@ import Testing
         let plain = try ReceiptParser.parse(payload)
         let count = plain.inAppPurchases.count
         for hint in [0, count, max(count - 1, 0), count + 7, -3, ReceiptParser.maximumInAppPurchaseCount + 1] {
-            #expect(try ReceiptParser.parse(payload, purchaseCountHint: hint) == plain, "hint \(hint)")
+            #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, purchaseCountHint: hint) == plain, "hint \(hint)")
         }
     }
 

@@ -15,15 +15,15 @@ import Testing
         case typed
         /// 1707 holding a string: kept raw, by the general path.
         case generalRaw([UInt8])
-        /// 1720: read by the general path into `attribute1720`, nothing appended.
-        case attribute1720
+        /// A product id of non-ASCII text: stored by the general path, nothing appended.
+        case generalTyped
 
         var testDescription: String {
             switch self {
             case .raw(let type, let version, let value): "\(type)v\(version)\(value)"
             case .typed: "typed"
             case .generalRaw(let value): "1707\(value)"
-            case .attribute1720: "1720"
+            case .generalTyped: "generalTyped"
             }
         }
 
@@ -32,7 +32,7 @@ import Testing
             case .raw(let type, let version, let value): DER.attribute(type, value, version: version)
             case .typed: DER.attribute(1702, DER.utf8("com.example.product"))
             case .generalRaw(let value): DER.attribute(1707, value)
-            case .attribute1720: DER.attribute(1720, DER.integer(1))
+            case .generalTyped: DER.attribute(1702, DER.utf8("produit-é"))
             }
         }
 
@@ -41,7 +41,7 @@ import Testing
             switch self {
             case .raw(let type, let version, let value): ReceiptAttribute(type: Int(type), version: Int(version), value: value)
             case .generalRaw(let value): ReceiptAttribute(type: 1707, version: 1, value: value)
-            case .typed, .attribute1720: nil
+            case .typed, .generalTyped: nil
             }
         }
     }
@@ -67,7 +67,7 @@ import Testing
         [[a, b, c], [a, b, general, c], [a, b, general, c]],  // …after the matched prefix
         [[a, b, c], [a, d, general, c]],  // …after the list became real
         [[general, a], [general, a]],  // …first
-        [[a, b, c], [a, .attribute1720, b, c], [a, b, .attribute1720, c]],  // the general path appends nothing
+        [[a, b, c], [a, .generalTyped, b, c], [a, b, .generalTyped, c]],  // the general path appends nothing
         [[a, a, a], [a, a], [a, a, a, a]],  // repeats inside one purchase
     ]
 
@@ -87,7 +87,7 @@ import Testing
             #expect(purchase.otherAttributes == items.compactMap(\.kept))
         }
         // The cached, in-place parse (the verified-chain cache's fast path) reads the same.
-        #expect(try ReceiptParser.parseInPlace(payload, range: 0..<payload.count) == strict)
+        #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, purchaseCountHint: nil, lanes: .strictOnly) == strict)
     }
 
     @Test func aRenewedSubscriptionsRawAttributesAreDecodedOnce() throws {

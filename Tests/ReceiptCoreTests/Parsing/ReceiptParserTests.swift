@@ -2,6 +2,7 @@ import Foundation
 import ReceiptConformance
 import Testing
 @testable import ReceiptCore
+import ReceiptTestSupport
 
 /// DER helpers to build payloads by hand.
 enum DER {

@@ -1,5 +1,6 @@
-/// Small pure-Swift SHA-256 and SHA-1 for test assertions (fingerprints, payload hashes, GUID hash).
-enum TestDigest {
+/// Small pure-Swift SHA-256 and SHA-1 (FIPS 180-4) for test assertions (fingerprints, payload
+/// hashes, the GUID hash), independent of every backend's own digest code.
+public enum TestDigest {
     private static func pad(_ message: [UInt8]) -> [UInt8] {
         var data = message
         let bitLength = UInt64(message.count) &* 8
@@ -34,7 +35,8 @@ enum TestDigest {
         state.flatMap { value in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
     }
 
-    static func sha256(_ message: [UInt8]) -> [UInt8] {
+    /// The 32-byte SHA-256 digest of `message`.
+    public static func sha256(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         let data = pad(message)
         for start in stride(from: 0, to: data.count, by: 64) {
@@ -59,7 +61,8 @@ enum TestDigest {
         return bigEndian(h)
     }
 
-    static func sha1(_ message: [UInt8]) -> [UInt8] {
+    /// The 20-byte SHA-1 digest of `message`.
+    public static func sha1(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
         let data = pad(message)
         for start in stride(from: 0, to: data.count, by: 64) {

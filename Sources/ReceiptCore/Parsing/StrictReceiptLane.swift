@@ -1,0 +1,186 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The parser's strict DER lane: a payload in the common shape read in place, in one walk, with no
+/// tree and no allocation per attribute. It answers only for a SET in the strict shape
+/// (``StrictAttributeSet``); for anything else it returns `nil` without throwing, and the general
+/// BER lane, which reports every problem, decides. Each attribute is applied with the catalogue's
+/// rules, so both lanes give the same receipt or the same first error.
+enum StrictReceiptLane {
+    /// The receipt in the SET at `range` of `bytes`.
+    ///
+    /// - Returns: `nil` when the SET is not in the strict shape, or when it holds more than
+    ///   ``ReceiptParser/maximumInAppPurchaseCount`` purchases and `limitIsError` is false.
+    /// - Throws: the purchase-limit error (when `limitIsError`), else the first attribute's error
+    ///   in encoded order, only once the whole SET is known to be in the strict shape, so the answer
+    ///   is the one a shape-first reading gives. Offsets are relative to `bytes`.
+    static func receipt(
+        _ bytes: [UInt8], in range: Range<Int>, purchaseCountHint: Int?, limitIsError: Bool
+    ) throws(ReceiptValidationError) -> Receipt? {
+        let expectedPurchases: Int
+        if let purchaseCountHint {
+            expectedPurchases = purchaseCountHint
+        } else {
+            guard let counted = purchaseCount(bytes, in: range) else { return nil }
+            expectedPurchases = counted
+        }
+        var receipt = Receipt()
+        receipt.inAppPurchases.reserveCapacity(min(max(expectedPurchases, 0), ReceiptParser.maximumInAppPurchaseCount))
+        var purchaseCount = 0  // every type 17 attribute, decoded or not
+        var limitOffset: Int?
+        var failure: ReceiptValidationError?
+        var failed = false  // failure != nil or the limit passed, kept as a flag: comparing the optional error copies it
+        var seen = SeenAttributeTypes<ReceiptAttributeType>()
+        var memo = RepeatedValueMemo()
+        let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
+            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
+            let cursor = DERCursor(pointer)
+            var position = content.lowerBound
+            var count = 0
+            while position < content.upperBound {
+                guard count < ReceiptParser.maximumAttributeCount,
+                      let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
+                else { return false }
+                count += 1
+                position = slot.value.upperBound
+                let isPurchase = isInAppPurchase(slot, in: bytes)
+                if isPurchase {
+                    guard purchaseCount < ReceiptParser.maximumInAppPurchaseCount else {
+                        if limitOffset == nil { limitOffset = slot.offset }
+                        failed = true
+                        continue
+                    }
+                    purchaseCount += 1
+                }
+                guard !failed else { continue }
+                do throws(ReceiptValidationError) {
+                    if isPurchase {
+                        receipt.inAppPurchases.append(InAppPurchase())
+                        try ReceiptParser.decodeInAppPurchase(
+                            valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
+                            into: &receipt.inAppPurchases[receipt.inAppPurchases.count &- 1], memo: &memo)
+                    } else {
+                        try ReceiptParser.apply(ParsedAttribute(slot, bytes: bytes, code: .malformedReceipt), to: &receipt, seen: &seen)
+                    }
+                } catch {
+                    failure = error
+                    failed = true
+                }
+            }
+            return true
+        }
+        guard isStrict else { return nil }
+        if let limitOffset {
+            guard limitIsError else { return nil }
+            try ReceiptParser.checkRoomForPurchase(after: ReceiptParser.maximumInAppPurchaseCount, offset: limitOffset)
+        }
+        if let failure { throw failure }
+        return receipt
+    }
+
+    /// One in-app purchase whose SET lies at `range` of `bytes`, in one pass: each attribute is
+    /// located as ``StrictAttributeSet`` locates it and applied at once, in place
+    /// (``InAppPurchaseBuilder/applyInPlace(_:_:to:values:)``) when its shape is a common one, else
+    /// through the catalogue's rules (``InAppPurchaseBuilder/apply(_:to:memo:)``).
+    ///
+    /// `purchase` (a fresh `InAppPurchase()`) is filled in place, and reset when the SET is not in
+    /// the strict shape.
+    ///
+    /// - Returns: `false` when the SET is not in the strict shape (the caller then uses the general
+    ///   reader, which decides every problem, structural ones included).
+    /// - Throws: an attribute's error, only once the whole SET is known to be in the strict shape.
+    static func decodeInAppPurchase(
+        _ bytes: [UInt8], in range: Range<Int>, into purchase: inout InAppPurchase, memo: inout RepeatedValueMemo
+    ) throws(ReceiptValidationError) -> Bool {
+        var failure: ReceiptValidationError?
+        let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
+            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
+            var builder = InAppPurchaseBuilder(beginning: &memo.rawAttributes, readingFrom: pointer)
+            let cursor = DERCursor(pointer)
+            var position = content.lowerBound
+            var count = 0
+            var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
+            while position < content.upperBound {
+                guard count < ReceiptParser.maximumInAppAttributeCount,
+                      let slot = StrictAttributeSet.inAppAttribute(cursor, at: position, within: content.upperBound)
+                else {
+                    builder.abandon()
+                    return false
+                }
+                count += 1
+                position = slot.value.upperBound
+                guard !failed, !builder.applyInPlace(slot, pointer, to: &purchase, values: &memo) else { continue }
+                do throws(ReceiptValidationError) {
+                    try builder.apply(ParsedAttribute(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, memo: &memo.rawAttributes)
+                } catch {
+                    failure = error
+                    failed = true
+                }
+            }
+            builder.finish(&purchase, memo: &memo.rawAttributes)
+            return true
+        }
+        guard isStrict else {
+            purchase = InAppPurchase()
+            return false
+        }
+        if let failure { throw failure }
+        return true
+    }
+
+    /// Attribute 12 of the SET at `range` of `bytes`, read in one walk (no array of attributes):
+    /// `nil` when the SET is not in the strict shape, `.some(nil)` when attribute 12 is absent or
+    /// empty. Throws when it appears twice or its date is malformed (the first of these in encoded
+    /// order), only once the whole SET is known to be in the strict shape.
+    static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date?? {
+        var found: Date?
+        var seen = false
+        var failure: ReceiptValidationError?
+        var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
+        let creationDate = ReceiptAttributeType.creationDate.rawValue
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: ReceiptParser.maximumAttributeCount) { slot in
+                guard !failed, ASN1Integer.decode(bytes[slot.type]) == Int64(creationDate) else { return }
+                guard !seen else {
+                    failure = ReceiptValidationError(
+                        .malformedReceipt, "Attribute type \(creationDate) appears more than once.", offset: slot.offset)
+                    failed = true
+                    return
+                }
+                seen = true
+                do throws(ReceiptValidationError) {
+                    found = try ParsedAttribute(slot, bytes: bytes, code: .malformedReceipt).date()
+                } catch {
+                    failure = error
+                    failed = true
+                }
+            }
+        }
+        guard isStrict else { return nil }
+        if let failure { throw failure }
+        return .some(found)
+    }
+
+    /// The number of type 17 attributes of the SET at `range` when it is in the strict shape, else `nil`.
+    private static func purchaseCount(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
+        var count = 0
+        let isStrict = bytes.withUnsafeBufferPointer { pointer in
+            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: ReceiptParser.maximumAttributeCount) { slot in
+                if isInAppPurchase(slot, in: bytes) { count += 1 }
+            }
+        }
+        return isStrict ? count : nil
+    }
+
+    /// Whether an attribute's type INTEGER is 17 (a one-octet type is read directly; anything
+    /// longer as ``ASN1Integer`` reads it).
+    @inline(__always)
+    private static func isInAppPurchase(_ slot: AttributeSlot, in bytes: [UInt8]) -> Bool {
+        let purchase = ReceiptAttributeType.inAppPurchase.rawValue
+        if slot.type.count == 1 { return Int(bytes[slot.type.lowerBound]) == purchase }
+        return ASN1Integer.decode(bytes[slot.type]) == Int64(purchase)
+    }
+}
