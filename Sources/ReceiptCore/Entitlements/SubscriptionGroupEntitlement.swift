@@ -23,10 +23,10 @@ public struct SubscriptionGroupEntitlement: Sendable, Hashable, Codable {
     /// Whether the user can still get an introductory offer (free trial, pay-as-you-go or
     /// pay-up-front) in this group: Apple gives one per group, so none of the group's purchases
     /// made at or before the date may be a trial (attribute 1713) or an introductory period
-    /// (attribute 1719). (App Store Connect Help, "Set up introductory offers for auto-renewable
-    /// subscriptions": customers are eligible if they have not received an introductory offer
-    /// for the subscription group before.) Promotional and win-back offers have other rules that
-    /// a receipt can not decide.
+    /// (attribute 1719). (App Store Receipts, `is_in_intro_offer_period`:
+    /// https://developer.apple.com/documentation/appstorereceipts/is_in_intro_offer_period;
+    /// StoreKit, "Implementing introductory offers in your app".) Promotional and win-back offers
+    /// have other rules that a receipt can not decide.
     public let isEligibleForIntroductoryOffer: Bool
 
     /// Creates a group entitlement; ``Entitlements`` computes them from a receipt.
