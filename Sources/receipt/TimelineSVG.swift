@@ -90,8 +90,9 @@ struct TimelineSVG {
         if let created { intervals.append((created, created)) }
         let lengths = intervals.map { $0.end - $0.start }.filter { $0 > 0 }.sorted()
         let finest = lengths.isEmpty ? 3_600 : lengths[lengths.count / 4]
-        let axis = TimelineAxis(intervals: intervals, x0: plotX0, finest: finest, widths: 900...4_000)
-        let plotWidth = axis.width
+        // Eight pixels inside either end of the lanes, so that a dot at the first or last moment is whole.
+        let axis = TimelineAxis(intervals: intervals, x0: plotX0 + 8, finest: finest, widths: 900...4_000)
+        let plotWidth = axis.width + 16
         let width = plotX0 + plotWidth + Self.margin
 
         var body: [String] = []
@@ -204,7 +205,7 @@ struct TimelineSVG {
         var parts: [String] = []
         for (symbol, text) in items {
             parts.append(#"<g transform="translate(\#(Self.fixed(x)),\#(Self.fixed(y - 9)))">\#(symbol)<text class="legend" x="20" y="9">\#(text)</text></g>"#)
-            x += 30 + Double(text.count) * 6.2
+            x += 34 + Double(text.count) * 5.6
         }
         return parts.joined(separator: "\n")
     }
