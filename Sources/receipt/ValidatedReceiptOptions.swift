@@ -2,13 +2,9 @@ import ArgumentParser
 import Foundation
 import ReceiptKit
 
-/// The receipt and the checks `entitlements` and `timeline` run before they read it: the same
-/// trust anchors, Xcode opt-in, bundle id, app version, device id and backend as `verify`, with
-/// the chain checked at the receipt's creation date.
-struct ValidatedReceiptOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The receipt file (DER or base64), or - for standard input.", valueName: "file"))
-    var file: String
-
+/// The checks `verify`, `entitlements` and `timeline` run on a receipt: trust anchors, Xcode
+/// opt-in, bundle id, app version, device id, and the backend that verifies.
+struct ValidationOptions: ParsableArguments {
     @Option(
         name: .customLong("root"),
         help: ArgumentHelp(
@@ -39,15 +35,6 @@ struct ValidatedReceiptOptions: ParsableArguments {
     @Option(help: BackendOption.help)
     var backend: String?
 
-    @Option(
-        name: .customLong("catalog"),
-        help: ArgumentHelp(
-            #"The app's products as JSON: {"groups": {"GROUP": ["product", …]}, "non_renewing": {"product": "P1M"}}."#,
-            valueName: "file.json"
-        )
-    )
-    var catalogPath: String?
-
     func validate() throws {
         if let deviceID, DeviceIdentifier(parsing: deviceID) == nil {
             throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
@@ -55,8 +42,8 @@ struct ValidatedReceiptOptions: ParsableArguments {
         _ = try BackendOption.resolve(backend)
     }
 
-    /// Validates the receipt exactly as `verify` does with these options.
-    func verify() throws -> VerificationOutcome {
+    /// A validator with these checks, verifying the chain at `verificationTime`.
+    func makeValidator(verificationTime: VerificationTime) throws -> ReceiptValidator {
         let backend = try BackendOption.resolve(backend)
         var configuration = ReceiptValidator.Configuration()
         if !roots.isEmpty {
@@ -66,13 +53,35 @@ struct ValidatedReceiptOptions: ParsableArguments {
         configuration.expectedBundleID = bundleID
         configuration.expectedApplicationVersion = applicationVersion
         configuration.deviceIdentifier = deviceID.flatMap(DeviceIdentifier.init(parsing:))
-        configuration.verificationTime = .creationDate
-        let validator: ReceiptValidator
+        configuration.verificationTime = verificationTime
         do {
-            validator = try ReceiptValidator(backend: backend, configuration: configuration)
+            return try ReceiptValidator(backend: backend, configuration: configuration)
         } catch {
             throw CommandFailure(status: .usage, message: "the trust anchors were rejected: \(error)")
         }
+    }
+}
+
+/// The receipt `entitlements` and `timeline` read, the checks it must pass first (as `verify`
+/// runs them, with the chain checked at the receipt's creation date), and the app's catalogue.
+struct ValidatedReceiptOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The receipt file (DER or base64), or - for standard input.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var validation: ValidationOptions
+
+    @Option(
+        name: .customLong("catalog"),
+        help: ArgumentHelp(
+            #"The app's products as JSON: {"groups": {"GROUP": ["product", …]}, "non_renewing": {"product": "P1M"}}."#,
+            valueName: "file.json"
+        )
+    )
+    var catalogPath: String?
+
+    /// Validates the receipt exactly as `verify` does with these options.
+    func verify() throws -> VerificationOutcome {
+        let validator = try validation.makeValidator(verificationTime: .creationDate)
         let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: false)
         return runner.verify(ReceiptInput(label: file, source: ReceiptInput.expandSingle(file)))
     }

@@ -104,23 +104,21 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
 
     /// The date this duration after `start`: years and months on the UTC Gregorian calendar
     /// (the day clamped to the month's length), then weeks, days and the time components as
-    /// fixed lengths.
+    /// fixed lengths. The calendar arithmetic is ``RFC3339``'s, so no `Calendar` is needed.
     public func added(to start: Date) -> Date {
-        let secondsPerDay: Int64 = 86_400
         let whole = start.timeIntervalSince1970.rounded(.down)
-        let fraction = start.timeIntervalSince1970 - whole
         guard whole.magnitude < 1e15 else { return start }
-        let startSeconds = Int64(whole)
-        let dayNumber = startSeconds >= 0 ? startSeconds / secondsPerDay : (startSeconds - secondsPerDay + 1) / secondsPerDay
-        let secondOfDay = startSeconds - dayNumber * secondsPerDay
-        var civil = CivilDate(daysSinceEpoch: dayNumber)
-        let monthIndex = civil.year * 12 + (civil.month - 1) + Int64(years) * 12 + Int64(months)
-        civil.year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
-        civil.month = monthIndex - civil.year * 12 + 1
-        civil.day = min(civil.day, CivilDate.daysInMonth(year: civil.year, month: civil.month))
-        let fixedSeconds = Int64(weeks) * 7 * secondsPerDay + Int64(days) * secondsPerDay
-            + Int64(hours) * 3_600 + Int64(minutes) * 60 + Int64(seconds)
-        let endSeconds = civil.daysSinceEpoch * secondsPerDay + secondOfDay + fixedSeconds
+        let fraction = start.timeIntervalSince1970 - whole
+        let startSeconds = Int(whole)
+        let dayNumber = startSeconds >= 0 ? startSeconds / 86_400 : (startSeconds - 86_399) / 86_400
+        let secondOfDay = startSeconds - dayNumber * 86_400
+        let (year, month, day) = RFC3339.civilDate(daysSinceEpoch: dayNumber)
+        let monthIndex = year * 12 + (month - 1) + years * 12 + months
+        let newYear = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
+        let newMonth = monthIndex - newYear * 12 + 1
+        let newDay = min(day, RFC3339.daysInMonth(newMonth, year: newYear))
+        let fixedSeconds = ((weeks * 7 + days) * 24 + hours) * 3_600 + minutes * 60 + seconds
+        let endSeconds = RFC3339.daysSinceEpoch(year: newYear, month: newMonth, day: newDay) * 86_400 + secondOfDay + fixedSeconds
         return Date(timeIntervalSince1970: Double(endSeconds) + fraction)
     }
 
@@ -133,42 +131,5 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
-    }
-}
-
-/// A proleptic Gregorian calendar date, converted to and from days since 1970-01-01
-/// (Howard Hinnant's `days_from_civil` and `civil_from_days`).
-struct CivilDate {
-    var year: Int64
-    var month: Int64
-    var day: Int64
-
-    init(daysSinceEpoch days: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    }
-
-    var daysSinceEpoch: Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }
