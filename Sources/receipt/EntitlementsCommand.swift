@@ -44,7 +44,7 @@ struct EntitlementsCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        _ = try EntitlementMoment.parse(moment)
+        _ = try VerificationTimeOption.parse(moment)
     }
 
     func run() throws {
@@ -59,7 +59,7 @@ struct EntitlementsCommand: ParsableCommand {
             }
             throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
         }
-        guard let date = try EntitlementMoment.parse(moment).date(for: receipt) else {
+        guard let date = try VerificationTimeOption.parse(moment).instant(for: receipt) else {
             throw CommandFailure(status: .invalid, message: "--at creation: the receipt has no creation date")
         }
         let entitlements = receipt.entitlements(at: date, catalog: catalog)
@@ -71,31 +71,13 @@ struct EntitlementsCommand: ParsableCommand {
     }
 }
 
-/// `--at now|creation|RFC3339` for `entitlements`: the moment asked about, not the chain's time.
-enum EntitlementMoment {
-    case now
-    case creation
-    case fixed(Date)
-
-    /// Parses the option.
-    /// - Throws: `ValidationError` (usage, exit 2) for anything else.
-    static func parse(_ text: String) throws -> EntitlementMoment {
-        switch text.lowercased() {
-        case "now": return .now
-        case "creation": return .creation
-        default:
-            guard let date = RFC3339Text.date(from: text) else {
-                throw ValidationError("--at expects 'now', 'creation' or an RFC 3339 date such as 2025-01-31T12:00:00Z, not '\(text)'")
-            }
-            return .fixed(date)
-        }
-    }
-
-    /// The instant for `receipt`; nil for `creation` when the receipt has no creation date.
-    func date(for receipt: Receipt) -> Date? {
+extension VerificationTime {
+    /// The instant this names for `receipt` (`entitlements --at` reuses `verify --at`'s syntax);
+    /// nil for the creation date of a receipt that has none.
+    func instant(for receipt: Receipt) -> Date? {
         switch self {
         case .now: Date()
-        case .creation: receipt.creationDate
+        case .creationDate: receipt.creationDate
         case .fixed(let date): date
         }
     }
