@@ -35,7 +35,7 @@ public struct ProductEntitlement: Sendable, Hashable, Codable {
     public let revocation: Revocation?
 
     /// Creates an entitlement; ``Entitlements`` computes them from a receipt.
-    public init(
+    init(
         productID: String, kind: ProductKind, subscriptionGroupID: String?, purchases: [InAppPurchase],
         activePeriod: InAppPurchase?, supersedingProductID: String?, expiresDate: Date?, revocation: Revocation?
     ) {

@@ -25,8 +25,8 @@ public struct Revocation: Sendable, Hashable, Codable {
     /// The cancelled transaction's identifier.
     public let transactionID: String?
 
-    /// Creates a revocation.
-    public init(date: Date, reason: Reason, transactionID: String?) {
+    /// Creates a revocation; ``Entitlements`` finds them in a receipt.
+    init(date: Date, reason: Reason, transactionID: String?) {
         self.date = date
         self.reason = reason
         self.transactionID = transactionID

@@ -44,10 +44,7 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
         let date = try Self.components(of: parts[0], designators: ["Y", "M", "W", "D"], fail: fail)
         let time = try Self.components(of: parts.count == 2 ? parts[1] : "", designators: ["H", "M", "S"], fail: fail)
         guard (date + time).contains(where: { $0 != nil }) else { throw fail("it has no component") }
-        self.init(
-            years: date[0] ?? 0, months: date[1] ?? 0, weeks: date[2] ?? 0, days: date[3] ?? 0,
-            hours: time[0] ?? 0, minutes: time[1] ?? 0, seconds: time[2] ?? 0
-        )
+        self.init(checked: (date + time).map { $0 ?? 0 })
     }
 
     /// Reads `nX` pairs whose designators appear in `designators` order, each at most once.
@@ -77,16 +74,27 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
         return values
     }
 
-    /// Creates a duration from its components; each is clamped to 0...``componentLimit``.
-    public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) {
-        func clamp(_ value: Int) -> Int { min(max(value, 0), Self.componentLimit) }
-        self.years = clamp(years)
-        self.months = clamp(months)
-        self.weeks = clamp(weeks)
-        self.days = clamp(days)
-        self.hours = clamp(hours)
-        self.minutes = clamp(minutes)
-        self.seconds = clamp(seconds)
+    /// Creates a duration from its components, throwing
+    /// ``ProductCatalogError/invalidDuration(_:reason:)`` when one is negative or above
+    /// ``componentLimit``.
+    public init(years: Int = 0, months: Int = 0, weeks: Int = 0, days: Int = 0, hours: Int = 0, minutes: Int = 0, seconds: Int = 0) throws {
+        for value in [years, months, weeks, days, hours, minutes, seconds] where !(0...Self.componentLimit).contains(value) {
+            throw ProductCatalogError.invalidDuration(
+                "\(value)", reason: "a component must lie in 0...\(Self.componentLimit)"
+            )
+        }
+        self.init(checked: [years, months, weeks, days, hours, minutes, seconds])
+    }
+
+    /// Stores components already checked against ``componentLimit``, in ``description`` order.
+    private init(checked values: [Int]) {
+        years = values[0]
+        months = values[1]
+        weeks = values[2]
+        days = values[3]
+        hours = values[4]
+        minutes = values[5]
+        seconds = values[6]
     }
 
     /// The ISO 8601 form, e.g. `P1M` or `P1DT12H` (`PT0S` for an empty duration).
@@ -104,22 +112,21 @@ public struct SubscriptionDuration: Sendable, Hashable, Codable, CustomStringCon
 
     /// The date this duration after `start`: years and months on the UTC Gregorian calendar
     /// (the day clamped to the month's length), then weeks, days and the time components as
-    /// fixed lengths. The calendar arithmetic is ``RFC3339``'s, so no `Calendar` is needed.
+    /// fixed lengths.
     public func added(to start: Date) -> Date {
         let whole = start.timeIntervalSince1970.rounded(.down)
         guard whole.magnitude < 1e15 else { return start }
         let fraction = start.timeIntervalSince1970 - whole
-        let startSeconds = Int(whole)
+        let startSeconds = Int64(whole)
         let dayNumber = startSeconds >= 0 ? startSeconds / 86_400 : (startSeconds - 86_399) / 86_400
         let secondOfDay = startSeconds - dayNumber * 86_400
-        let (year, month, day) = RFC3339.civilDate(daysSinceEpoch: dayNumber)
-        let monthIndex = year * 12 + (month - 1) + years * 12 + months
-        let newYear = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
-        let newMonth = monthIndex - newYear * 12 + 1
-        let newDay = min(day, RFC3339.daysInMonth(newMonth, year: newYear))
-        let fixedSeconds = ((weeks * 7 + days) * 24 + hours) * 3_600 + minutes * 60 + seconds
-        let endSeconds = RFC3339.daysSinceEpoch(year: newYear, month: newMonth, day: newDay) * 86_400 + secondOfDay + fixedSeconds
-        return Date(timeIntervalSince1970: Double(endSeconds) + fraction)
+        var civil = CivilDate(daysSinceEpoch: dayNumber)
+        let monthIndex = civil.year * 12 + (civil.month - 1) + Int64(years * 12 + months)
+        civil.year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
+        civil.month = monthIndex - civil.year * 12 + 1
+        civil.day = min(civil.day, CivilDate.daysInMonth(year: civil.year, month: civil.month))
+        let fixedSeconds = Int64(((weeks * 7 + days) * 24 + hours) * 3_600 + minutes * 60 + seconds)
+        return Date(timeIntervalSince1970: Double(civil.daysSinceEpoch * 86_400 + secondOfDay + fixedSeconds) + fraction)
     }
 
     /// Decodes the ISO 8601 string.

@@ -30,7 +30,7 @@ public struct SubscriptionGroupEntitlement: Sendable, Hashable, Codable {
     public let isEligibleForIntroductoryOffer: Bool
 
     /// Creates a group entitlement; ``Entitlements`` computes them from a receipt.
-    public init(groupID: String, productIDs: [String], activeProductID: String?, isEligibleForIntroductoryOffer: Bool) {
+    init(groupID: String, productIDs: [String], activeProductID: String?, isEligibleForIntroductoryOffer: Bool) {
         self.groupID = groupID
         self.productIDs = productIDs
         self.activeProductID = activeProductID

@@ -34,7 +34,7 @@ import Testing
             switch random.next() % 4 {
             case 0: groups["g1", default: []].append(product)
             case 1: groups["g2", default: []].append(product)
-            case 2: durations[product] = SubscriptionDuration(minutes: Int(1 + random.next() % 90))
+            case 2: durations[product] = try SubscriptionDuration(minutes: Int(1 + random.next() % 90))
             default: break
             }
         }

@@ -48,7 +48,7 @@ import Testing
     @Test func nonRenewingSubscriptionsLastTheCataloguesDuration() throws {
         let purchase = InAppPurchase(productID: "season", transactionID: "7", purchaseDate: try Self.date("2024-01-31T08:00:00Z"), productType: .nonRenewingSubscription)
         let receipt = Receipt(inAppPurchases: [purchase])
-        let catalog = try ProductCatalog(nonRenewingDurations: ["season": SubscriptionDuration(months: 1)])
+        let catalog = try ProductCatalog(nonRenewingDurations: ["season": try SubscriptionDuration(months: 1)])
         let inside = receipt.entitlements(at: try Self.date("2024-02-29T07:59:59Z"), catalog: catalog)
         #expect(inside.product("season")?.isActive == true)
         #expect(inside.product("season")?.expiresDate == (try Self.date("2024-02-29T08:00:00Z")))
@@ -62,7 +62,7 @@ import Testing
     @Test func theCatalogueGivesTheKindOnlyWhenTheReceiptDoesNot() throws {
         let untyped = InAppPurchase(productID: "pass", transactionID: "1", purchaseDate: try Self.date("2024-01-01T00:00:00Z"))
         let typed = InAppPurchase(productID: "gems", transactionID: "2", purchaseDate: try Self.date("2024-01-01T00:00:00Z"), productType: .consumable)
-        let catalog = try ProductCatalog(nonRenewingDurations: ["pass": SubscriptionDuration(days: 7), "gems": SubscriptionDuration(days: 7)])
+        let catalog = try ProductCatalog(nonRenewingDurations: ["pass": try SubscriptionDuration(days: 7), "gems": try SubscriptionDuration(days: 7)])
         let entitlements = Receipt(inAppPurchases: [untyped, typed]).entitlements(at: try Self.date("2024-01-03T00:00:00Z"), catalog: catalog)
         #expect(entitlements.product("pass")?.kind == .nonRenewing)
         #expect(entitlements.product("pass")?.expiresDate == (try Self.date("2024-01-08T00:00:00Z")))
