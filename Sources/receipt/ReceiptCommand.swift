@@ -16,10 +16,12 @@ struct ReceiptCommand: AsyncParsableCommand {
               receipt verify --ndjson receipts/ > results.ndjson
               base64 -w0 app.receipt | receipt verify -
               receipt dump app.receipt
+              receipt entitlements --catalog products.json app.receipt
+              receipt timeline --svg history.svg app.receipt
               receipt conformance --backend gnutls
             """,
         version: ReceiptCommand.version,
-        subcommands: [VerifyCommand.self, DumpCommand.self, ConformanceCommand.self]
+        subcommands: [VerifyCommand.self, DumpCommand.self, EntitlementsCommand.self, TimelineCommand.self, ConformanceCommand.self]
     )
 
     /// The tool's version, printed by `--version`.
