@@ -231,7 +231,7 @@ public final class GnuTLSBackend: CryptoBackend {
             if Double(notBefore) > seconds {
                 throw ReceiptValidationError(
                     .certificateNotYetValid,
-                    "\(certificate.subjectDescription) is not valid before \(Date(timeIntervalSince1970: Double(notBefore))) "
+                    "The certificate \(certificate.subjectDescription) is not valid before \(Date(timeIntervalSince1970: Double(notBefore))) "
                         + "(verification time \(time)).",
                     libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_NOT_ACTIVATED)
                 )
@@ -239,7 +239,7 @@ public final class GnuTLSBackend: CryptoBackend {
             if Double(notAfter) < seconds {
                 throw ReceiptValidationError(
                     .certificateExpired,
-                    "\(certificate.subjectDescription) expired at \(Date(timeIntervalSince1970: Double(notAfter))) "
+                    "The certificate \(certificate.subjectDescription) expired at \(Date(timeIntervalSince1970: Double(notAfter))) "
                         + "(verification time \(time)).",
                     libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_EXPIRED)
                 )

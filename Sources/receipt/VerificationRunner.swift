@@ -50,9 +50,7 @@ struct VerificationRunner: Sendable {
         case .bytes(let bytes):
             report = validator.report(for: bytes)
         case .unreadable(let error):
-            var failed = ReceiptValidationReport()
-            failed.error = error
-            report = failed
+            report = ReceiptValidationReport(failure: error)
         }
         var outcome = VerificationOutcome(label: input.label, report: report)
         if collectsEmbeddedCertificates, report.signerChain.isEmpty, outcome.status == .invalid {
