@@ -56,6 +56,10 @@ struct VerificationRunner: Sendable {
         if collectsEmbeddedCertificates, report.signerChain.isEmpty, outcome.status == .invalid {
             outcome.embeddedCertificates = embeddedCertificates(of: input)
         }
+        if report.error?.code == .untrustedChain, !validator.configuration.acceptsStoreKitTestReceipts {
+            let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
+            if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
+        }
         return outcome
     }
 

@@ -63,7 +63,7 @@ public enum ReceiptLoader {
 
     /// Loads a receipt given as base64 text (whitespace and newlines tolerated) or, rarely, as
     /// DER bytes in a string's UTF-8.
-    /// - Throws: as ``load(_:maximumSize:)``.
+    /// - Throws: as ``load(_:maximumSize:)-([UInt8],_)``.
     public static func load(base64 text: String, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
         try load(Array(text.utf8), maximumSize: maximumSize)
     }
@@ -71,7 +71,7 @@ public enum ReceiptLoader {
     /// Loads the receipt file at `url` (a file URL), DER or base64 text.
     /// - Throws: ``ReceiptValidationError/Code/receiptNotFound`` when the file does not exist or cannot
     ///   be read, ``ReceiptValidationError/Code/receiptTooLarge`` before reading more than the limit,
-    ///   and the errors of ``load(_:maximumSize:)``.
+    ///   and the errors of ``load(_:maximumSize:)-([UInt8],_)``.
     public static func load(contentsOf url: URL, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
         guard url.isFileURL else {
             throw ReceiptValidationError(.receiptNotFound, "The URL \(url) is not a file URL.")

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Everything a validation found out, valid or not: for tools that show a verdict together with
-/// what could be read. ``ReceiptValidator/validate(_:)`` turns it into a receipt or an error.
+/// what could be read. A validator's `validate` methods turn it into a receipt or an error.
 ///
 /// Its state is read-only to clients: only a ``ReceiptValidator`` makes a report that says the
 /// receipt is valid. A client can make a failed one (``init(failure:)``), for input it could not

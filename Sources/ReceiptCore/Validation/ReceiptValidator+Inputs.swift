@@ -103,22 +103,22 @@ extension ReceiptValidator {
         try Self.unwrap(await report(contentsOf: url))
     }
 
-    /// ``report(for:)-([UInt8])`` on one of ReceiptKit's own threads.
+    /// The synchronous `report(for:)` of `[UInt8]`, on one of ReceiptKit's own threads.
     public func report(for receiptData: [UInt8]) async -> ReceiptValidationReport {
         await ValidationThreadPool.shared.run { self.report(for: receiptData) }
     }
 
-    /// ``report(for:)-(Data)`` on one of ReceiptKit's own threads.
+    /// The synchronous `report(for:)` of `Data`, on one of ReceiptKit's own threads.
     public func report(for receiptData: Data) async -> ReceiptValidationReport {
         await ValidationThreadPool.shared.run { self.report(for: receiptData) }
     }
 
-    /// ``report(base64Encoded:)`` on one of ReceiptKit's own threads.
+    /// The synchronous `report(base64Encoded:)`, on one of ReceiptKit's own threads.
     public func report(base64Encoded text: String) async -> ReceiptValidationReport {
         await ValidationThreadPool.shared.run { self.report(base64Encoded: text) }
     }
 
-    /// ``report(contentsOf:)`` on one of ReceiptKit's own threads.
+    /// The synchronous `report(contentsOf:)`, on one of ReceiptKit's own threads.
     public func report(contentsOf url: URL) async -> ReceiptValidationReport {
         await ValidationThreadPool.shared.run { self.report(contentsOf: url) }
     }
