@@ -30,8 +30,8 @@ enum BackendOption {
             let offered = availableNames.joined(separator: ", ")
             if let trait = knownTraits[name.lowercased()] {
                 throw ValidationError(
-                    "backend '\(name)' is not compiled into this build (it offers: \(offered)); build with its trait, "
-                        + "or with both: swift build --traits OpenSSL,GnuTLS (trait \(trait))"
+                    "backend '\(name)' is not compiled into this build (it offers: \(offered)); "
+                        + "build with the \(trait) trait, e.g. both backends: swift build --traits OpenSSL,GnuTLS"
                 )
             }
             throw ValidationError("unknown backend '\(name)'; this build offers: \(offered)")
