@@ -5,7 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "ReceiptKit",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    // Linux and macOS only: the backends need OpenSSL's libcrypto or GnuTLS as system libraries
+    // (apt or Homebrew), which iOS, tvOS, watchOS and visionOS do not have.
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "ReceiptKit", targets: ["ReceiptKit"]),
         .library(name: "ReceiptConformance", targets: ["ReceiptConformance"]),
@@ -19,6 +21,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation` (Scripts/docs.sh). No target uses it, so a
+        // dependent package never builds or links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

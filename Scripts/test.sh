@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, CI): installs what is missing, builds every trait combination that
-# matters, checks linkage, and runs every test with both backends compiled in.
+# matters, checks linkage, runs every test with both backends compiled in and again with GnuTLS
+# alone, and builds the documentation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -30,6 +31,12 @@ bash Scripts/check-dependent.sh
 
 step "tests: every backend (OpenSSL, GnuTLS)"
 swift test --traits OpenSSL,GnuTLS --scratch-path .build-all
+
+step "tests: GnuTLS only (DefaultCryptoBackend and every #if branch as a GnuTLS-only dependent gets them)"
+swift test --disable-default-traits --traits GnuTLS --scratch-path .build-gnutls
+
+step "docs: DocC catalog and every public symbol, no warnings"
+bash Scripts/docs.sh
 
 step "agreement: every fixture, hostile, edge and fuzz-regression input and ${RECEIPTKIT_AGREEMENT_FLIPS:=64} bit-flips of each real receipt, cold and warm, on OpenSSL and GnuTLS"
 RECEIPTKIT_AGREEMENT_FLIPS=$RECEIPTKIT_AGREEMENT_FLIPS swift test --skip-build --traits OpenSSL,GnuTLS \

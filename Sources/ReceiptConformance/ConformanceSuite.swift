@@ -181,7 +181,7 @@ private struct ValidatorKey: Hashable {
             default:
                 let url = fixturesDirectory.appendingPathComponent(anchor)
                 guard let data = try? Data(contentsOf: url) else {
-                    throw ReceiptValidationError(.rootCertificateNotFound, "anchor \(anchor) could not be read")
+                    throw ReceiptValidationError(.rootCertificateNotFound, "The anchor \(anchor) could not be read.")
                 }
                 anchors.append(Certificate(derBytes: Array(data)))
             }
@@ -201,7 +201,7 @@ private struct ValidatorKey: Hashable {
         case let text:
             let formatter = ISO8601DateFormatter()
             guard let date = formatter.date(from: text) else {
-                throw ReceiptValidationError(.invalidEncoding, "case \(testCase.name): time '\(text)' is not RFC 3339")
+                throw ReceiptValidationError(.invalidEncoding, "Case \(testCase.name): the time '\(text)' is not RFC 3339.")
             }
             self.time = .fixed(date)
         }
@@ -226,10 +226,7 @@ private struct ValidatorKey: Hashable {
             configuration.storeKitTestCertificate = try backend.loadCertificate(storeKit.derBytes)
         }
         if let deviceID {
-            guard let device = DeviceIdentifier(parsing: deviceID) else {
-                throw ReceiptValidationError(.invalidEncoding, "device id '\(deviceID)' is not a UUID, MAC address or hex")
-            }
-            configuration.deviceIdentifier = device
+            configuration.deviceIdentifier = try DeviceIdentifier(parsing: deviceID)
         }
         return try ReceiptValidator(backend: backend, configuration: configuration)
     }

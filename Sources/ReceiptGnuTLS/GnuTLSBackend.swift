@@ -18,7 +18,7 @@ import ReceiptCore
 /// allowed for that call), checks every chain certificate's validity period at the caller's time
 /// in Swift, then verifies the signature with the leaf's public key — over the content, or over
 /// the DER of the signed attributes after checking their messageDigest against the content.
-/// A canonical DER envelope is imported without its content (``GnuTLSImportedSignedData``), which
+/// A canonical DER envelope is imported without its content (`GnuTLSImportedSignedData`), which
 /// the signature checks then read in place from the caller's bytes: GnuTLS keeps no copy of a
 /// large receipt's content, and the result returns the content where it lies in the caller's bytes
 /// (``VerifiedSignedData/contentSource``), not a copy.
@@ -54,7 +54,7 @@ public final class GnuTLSBackend: CryptoBackend {
 
     /// ``verifySignedData(_:trustStore:at:)``, choosing how the input is imported:
     /// `detachingContent: true` (what the public method does) imports a canonical DER envelope as
-    /// its ``DetachedSignedData`` and reads the content in place (``GnuTLSImportedSignedData``);
+    /// its ``DetachedSignedData`` and reads the content in place (`GnuTLSImportedSignedData`);
     /// `false` imports every input as given, with its content. Both must give the same result for
     /// every input (the tests compare them).
     package func verifySignedData(

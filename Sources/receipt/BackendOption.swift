@@ -14,6 +14,9 @@ enum BackendOption {
         )
     }
 
+    /// Every backend ReceiptKit ships, by name, with the package trait that compiles it in.
+    static let knownTraits = ["openssl": "OpenSSL", "gnutls": "GnuTLS"]
+
     /// The backend named `name`, or the build's default when `name` is nil.
     /// - Throws: `ValidationError` (usage, exit 2) for a name this build does not offer.
     static func resolve(_ name: String?) throws -> any CryptoBackend {
@@ -24,9 +27,14 @@ enum BackendOption {
             return backend
         }
         guard let backend = CryptoBackends.named(name) else {
-            throw ValidationError(
-                "unknown backend '\(name)'; this build offers: \(availableNames.joined(separator: ", "))"
-            )
+            let offered = availableNames.joined(separator: ", ")
+            if let trait = knownTraits[name.lowercased()] {
+                throw ValidationError(
+                    "backend '\(name)' is not compiled into this build (it offers: \(offered)); "
+                        + "build with the \(trait) trait, e.g. both backends: swift build --traits OpenSSL,GnuTLS"
+                )
+            }
+            throw ValidationError("unknown backend '\(name)'; this build offers: \(offered)")
         }
         return backend
     }

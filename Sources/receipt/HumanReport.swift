@@ -41,8 +41,7 @@ struct HumanReport {
         guard let error = outcome.report.error else {
             return outcome.report.isValid ? "VALID" : "INVALID"
         }
-        var message = error.message
-        if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
+        let message = outcome.displayedMessage(for: error)
         let word = outcome.status == .unreadable ? "UNREADABLE" : "INVALID"
         return "\(word): \(error.code.rawValue) — \(message)"
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReceiptKit
 
 /// The `receipt` tool: verify, inspect and conformance-test App Store receipts locally.
 @main
@@ -20,12 +21,9 @@ struct ReceiptCommand: AsyncParsableCommand {
               receipt timeline --svg history.svg app.receipt
               receipt conformance --backend gnutls
             """,
-        version: ReceiptCommand.version,
+        version: ReceiptKitVersion.current,
         subcommands: [VerifyCommand.self, DumpCommand.self, EntitlementsCommand.self, TimelineCommand.self, ConformanceCommand.self]
     )
-
-    /// The tool's version, printed by `--version`.
-    static let version = "0.1.0"
 
     /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
     /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64.

@@ -36,7 +36,7 @@ struct ValidationOptions: ParsableArguments {
     var backend: String?
 
     func validate() throws {
-        if let deviceID, DeviceIdentifier(parsing: deviceID) == nil {
+        if let deviceID, (try? DeviceIdentifier(parsing: deviceID)) == nil {
             throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
         }
         _ = try BackendOption.resolve(backend)
@@ -52,7 +52,7 @@ struct ValidationOptions: ParsableArguments {
         configuration.acceptsStoreKitTestReceipts = xcode
         configuration.expectedBundleID = bundleID
         configuration.expectedApplicationVersion = applicationVersion
-        configuration.deviceIdentifier = deviceID.flatMap(DeviceIdentifier.init(parsing:))
+        if let deviceID { configuration.deviceIdentifier = try DeviceIdentifier(parsing: deviceID) }
         configuration.verificationTime = verificationTime
         do {
             return try ReceiptValidator(backend: backend, configuration: configuration)

@@ -26,9 +26,7 @@ struct VerificationJSON: Encodable {
         file = outcome.label
         valid = outcome.report.isValid
         error = outcome.report.error.map { error in
-            var message = error.message
-            if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
-            return ErrorJSON(code: error.code.rawValue, message: message)
+            ErrorJSON(code: error.code.rawValue, message: outcome.displayedMessage(for: error))
         }
         hashOK = outcome.report.deviceHashMatches
         receipt = outcome.report.receipt

@@ -19,6 +19,21 @@ struct VerificationOutcome: Sendable {
     /// The certificates embedded in the receipt, read WITHOUT verification; filled only for human
     /// output when the verified chain is empty (so a failed receipt still shows which certificates it carries).
     var embeddedCertificates: [Certificate] = []
+    /// What the user can do about the failure, when the tool can tell (say, `--xcode`).
+    var hint: String?
+
+    /// The error's message as shown in text and JSON: the message, the library's own text in
+    /// brackets, then the hint.
+    func displayedMessage(for error: ReceiptValidationError) -> String {
+        var message = error.message
+        if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
+        if let hint { message += " " + hint }
+        return message
+    }
+
+    /// The hint for an Xcode StoreKit-testing receipt checked without `--xcode`.
+    static let xcodeHint = "Its only certificate is Xcode's StoreKit test certificate: "
+        + "pass --xcode to accept StoreKit-testing receipts."
 
     /// Valid, invalid or unreadable.
     var status: Status {

@@ -50,13 +50,15 @@ struct VerificationRunner: Sendable {
         case .bytes(let bytes):
             report = validator.report(for: bytes)
         case .unreadable(let error):
-            var failed = ReceiptValidationReport()
-            failed.error = error
-            report = failed
+            report = ReceiptValidationReport(failure: error)
         }
         var outcome = VerificationOutcome(label: input.label, report: report)
         if collectsEmbeddedCertificates, report.signerChain.isEmpty, outcome.status == .invalid {
             outcome.embeddedCertificates = embeddedCertificates(of: input)
+        }
+        if report.error?.code == .untrustedChain, !validator.configuration.acceptsStoreKitTestReceipts {
+            let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
+            if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
         }
         return outcome
     }

@@ -86,7 +86,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if files.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("standard input (-) can be named only once")
         }
-        if let deviceID, DeviceIdentifier(parsing: deviceID) == nil {
+        if let deviceID, (try? DeviceIdentifier(parsing: deviceID)) == nil {
             throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
         }
         _ = try VerificationTimeOption.parse(verificationTime)
@@ -143,7 +143,7 @@ struct VerifyCommand: AsyncParsableCommand {
         configuration.acceptsStoreKitTestReceipts = xcode
         configuration.expectedBundleID = bundleID
         configuration.expectedApplicationVersion = applicationVersion
-        configuration.deviceIdentifier = deviceID.flatMap(DeviceIdentifier.init(parsing:))
+        if let deviceID { configuration.deviceIdentifier = try DeviceIdentifier(parsing: deviceID) }
         configuration.verificationTime = try VerificationTimeOption.parse(verificationTime)
         return configuration
     }

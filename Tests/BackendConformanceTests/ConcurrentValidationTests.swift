@@ -70,7 +70,7 @@ extension Tag {
                     var wrong: [Int] = []
                     for iteration in 0..<iterations {
                         let index = (iteration * 7 + task * 13) % inputs.count
-                        if Outcome(validator.report(for: inputs[index])) != expected[index] { wrong.append(index) }
+                        if Outcome(await validator.report(for: inputs[index])) != expected[index] { wrong.append(index) }
                         if iteration % 16 == 0 { await Task.yield() }
                     }
                     return wrong

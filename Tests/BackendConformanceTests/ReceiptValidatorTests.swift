@@ -65,13 +65,14 @@ import ReceiptTestSupport
     func deviceHashMatchesOnlyTheRecordedDevice(_ backend: BackendCase) throws {
         for (name, device) in Self.knownDevices {
             let bytes = try BackendFixtures.bytes("real/receipts/\(name).receipt")
-            let identifier = try #require(DeviceIdentifier(parsing: device))
+            let identifier = try DeviceIdentifier(parsing: device)
             let matching = try Self.validator(backend.backend) { $0.deviceIdentifier = identifier }
             let validated = try matching.validate(bytes)
             #expect(validated.deviceHashMatches == true, "\(name)")
 
             for other in ["00000000-0000-0000-0000-000000000000", "00:11:22:33:44:55", "ffff"] {
-                let wrong = try Self.validator(backend.backend) { $0.deviceIdentifier = DeviceIdentifier(parsing: other) }
+                let otherIdentifier = try DeviceIdentifier(parsing: other)
+                let wrong = try Self.validator(backend.backend) { $0.deviceIdentifier = otherIdentifier }
                 let report = wrong.report(for: bytes)
                 #expect(report.error?.code == .hashMismatch, "\(name) with \(other)")
                 #expect(report.deviceHashMatches == false)

@@ -1,3 +1,6 @@
+import Foundation
+import ReceiptCore
+import ReceiptTestSupport
 import Testing
 
 /// `--help` on every command (with examples) and `--version`.
@@ -19,10 +22,13 @@ struct HelpTests {
         }
     }
 
-    @Test("--version prints 0.1.0")
+    @Test("--version prints the package version, which is CHANGELOG.md's newest release")
     func version() throws {
         let result = try ReceiptCLI.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == ReceiptKitVersion.current)
+        let changelog = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let releases = changelog.split(separator: "\n").filter { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        #expect(releases.first?.hasPrefix("## [\(ReceiptKitVersion.current)]") == true, "\(releases.first ?? "no release")")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ReceiptCore
 
@@ -8,7 +9,7 @@ import Testing
             .untrustedChain, .missingAppleMarker, .certificateExpired, .certificateNotYetValid,
             .invalidSignature, .invalidCertificate, .rootCertificateNotFound, .malformedReceipt,
             .malformedInAppPurchase, .missingComponent, .bundleIDMismatch, .versionMismatch,
-            .hashMismatch, .receiptExpired, .creationDateInFuture, .backendFailure,
+            .hashMismatch, .receiptExpired, .creationDateInFuture, .invalidDeviceIdentifier, .backendFailure,
         ]
         #expect(Set(codes).count == codes.count)
         for code in codes {
@@ -17,7 +18,16 @@ import Testing
     }
 
     @Test func descriptionNamesCodeAndOffset() {
-        let error = ReceiptValidationError(.malformedReceipt, "payload is not a SET", offset: 12)
-        #expect(error.description == "malformed_receipt: payload is not a SET (at byte offset 12)")
+        let error = ReceiptValidationError(.malformedReceipt, "The payload is not a SET.", offset: 12)
+        #expect(error.description == "malformed_receipt: The payload is not a SET. (at byte offset 12)")
+    }
+
+    @Test("an error shown as any Error (localizedDescription, String(describing:)) names its code and message")
+    func errorConformancesCarryTheMessage() {
+        let error = ReceiptValidationError(.hashMismatch, "The receipt was issued to another device.")
+        let shown: any Error = error
+        #expect(shown.localizedDescription == "hash_mismatch: The receipt was issued to another device.")
+        #expect((shown as? any LocalizedError)?.errorDescription == error.description)
+        #expect(String(describing: shown) == error.description)
     }
 }

@@ -40,7 +40,7 @@ struct Fixture {
     static func load(fixtures: URL) throws -> [Fixture] {
         let generatedRootFile = fixtures.appendingPathComponent("generated/pki/root.cer")
         let appleRootFile = fixtures.appendingPathComponent("real/certs/AppleIncRootCertificate.cer")
-        let device = DeviceIdentifier(parsing: "00112233-4455-6677-8899-AABBCCDDEEFF")
+        let device = try DeviceIdentifier(parsing: "00112233-4455-6677-8899-AABBCCDDEEFF")
         var result: [Fixture] = []
         let generated: [(String, String, Bool)] = [
             ("iap1 sha256", "valid-sha256-noattr-iap1", false),

@@ -1,8 +1,9 @@
 /// Apple's root certificates and the Xcode StoreKit test certificate, embedded as bytes so that no
 /// resource lookup can fail at run time.
 ///
-/// Every App Store receipt seen so far chains to ``appleIncRootCA``, the default anchor. G2 and G3
-/// are provided for callers who want them. ``storeKitTest`` signs Xcode StoreKit-testing receipts
+/// Every App Store receipt seen so far chains to ``appleIncRootCA``, the only default anchor
+/// (``appleRoots``). G2 (RSA) and G3 (ECDSA) sign no receipt chain today; they are embedded so a
+/// caller can add them without shipping files, not trusted by default. ``storeKitTest`` signs Xcode StoreKit-testing receipts
 /// and must only ever be trusted when a caller opts in explicitly.
 public enum AppleRootCertificates {
     /// Apple Inc. Root CA (`CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US`,

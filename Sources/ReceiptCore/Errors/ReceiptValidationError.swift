@@ -35,7 +35,8 @@ public struct ReceiptValidationError: Error, Hashable, Sendable, CustomStringCon
         self.offset = offset
     }
 
-    /// `code: message (library message) at offset N`.
+    /// `code: message (at byte offset N) [library message]`, e.g.
+    /// `certificate_expired: The certificate … expired at ….`
     public var description: String {
         var text = "\(code.rawValue): \(message)"
         if let offset { text += " (at byte offset \(offset))" }
@@ -107,6 +108,12 @@ extension ReceiptValidationError {
         public static let receiptExpired = Code(rawValue: "receipt_expired")
         /// The receipt's creation date lies in the future beyond the allowed clock skew.
         public static let creationDateInFuture = Code(rawValue: "creation_date_in_future")
+
+        // MARK: Configuration
+
+        /// A device identifier given to ``DeviceIdentifier/init(parsing:)`` is not a UUID, a MAC
+        /// address or hex bytes.
+        public static let invalidDeviceIdentifier = Code(rawValue: "invalid_device_identifier")
 
         // MARK: Other
 

@@ -54,9 +54,16 @@ public enum ReceiptLoader {
         return decoded
     }
 
+    /// Loads a receipt given as DER/BER bytes or as base64 text bytes in `Data` (copied once into
+    /// the array the rest of the pipeline reads).
+    /// - Throws: as ``load(_:maximumSize:)-([UInt8],_)``.
+    public static func load(_ data: Data, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
+        try load([UInt8](data), maximumSize: maximumSize)
+    }
+
     /// Loads a receipt given as base64 text (whitespace and newlines tolerated) or, rarely, as
     /// DER bytes in a string's UTF-8.
-    /// - Throws: as ``load(_:maximumSize:)``.
+    /// - Throws: as ``load(_:maximumSize:)-([UInt8],_)``.
     public static func load(base64 text: String, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
         try load(Array(text.utf8), maximumSize: maximumSize)
     }
@@ -64,10 +71,10 @@ public enum ReceiptLoader {
     /// Loads the receipt file at `url` (a file URL), DER or base64 text.
     /// - Throws: ``ReceiptValidationError/Code/receiptNotFound`` when the file does not exist or cannot
     ///   be read, ``ReceiptValidationError/Code/receiptTooLarge`` before reading more than the limit,
-    ///   and the errors of ``load(_:maximumSize:)``.
+    ///   and the errors of ``load(_:maximumSize:)-([UInt8],_)``.
     public static func load(contentsOf url: URL, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
         guard url.isFileURL else {
-            throw ReceiptValidationError(.receiptNotFound, "\(url) is not a file URL.")
+            throw ReceiptValidationError(.receiptNotFound, "The URL \(url) is not a file URL.")
         }
         return try load(path: url.path(percentEncoded: false), maximumSize: maximumSize)
     }
@@ -116,7 +123,7 @@ public enum ReceiptLoader {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ReceiptValidationError(.receiptNotFound, "\(path) is not a regular file.")
+            throw ReceiptValidationError(.receiptNotFound, "The path \(path) is not a regular file.")
         }
         if Int64(status.st_size) > Int64(limit) {
             throw tooLarge(Int(clamping: Int64(status.st_size)), limit)

@@ -19,7 +19,7 @@ public struct AppleChainPolicy: Sendable {
         guard chain.count == 3 else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
-                "the signer chain has \(chain.count) certificate(s); an App Store receipt is signed by exactly leaf → Apple WWDR intermediate → root"
+                "The signer chain has \(chain.count) certificate(s); an App Store receipt is signed by exactly leaf → Apple WWDR intermediate → root."
             )
         }
         // Read with the strict DER cursor when the certificate is in the common shape, otherwise
@@ -30,13 +30,13 @@ public struct AppleChainPolicy: Sendable {
         guard intermediateHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
-                "the intermediate certificate (\(Self.subject(chain[1]))) lacks Apple's WWDR marker OID \(Self.intermediateMarkerOID)"
+                "The intermediate certificate (\(Self.subject(chain[1]))) lacks Apple's WWDR marker OID \(Self.intermediateMarkerOID)."
             )
         }
         guard leafHasMarker else {
             throw ReceiptValidationError(
                 .missingAppleMarker,
-                "the signing certificate (\(Self.subject(chain[0]))) lacks Apple's receipt-signing marker OID \(Self.leafMarkerOID)"
+                "The signing certificate (\(Self.subject(chain[0]))) lacks Apple's receipt-signing marker OID \(Self.leafMarkerOID)."
             )
         }
     }
@@ -52,7 +52,7 @@ public struct AppleChainPolicy: Sendable {
         do {
             return try CertificateInfo.hasExtension(dotted: oid.dotted, in: certificate)
         } catch {
-            throw ReceiptValidationError(.invalidCertificate, "the \(role) certificate of the verified chain could not be decoded: \(error.message)")
+            throw ReceiptValidationError(.invalidCertificate, "The \(role) certificate of the verified chain could not be decoded: \(error.message)")
         }
     }
 

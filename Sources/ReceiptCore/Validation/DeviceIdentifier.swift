@@ -25,9 +25,13 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `UUID` text (`956328D9-CC6A-47F4-BE40-6953FB0AB6C7`), a MAC address
-    /// (`6c:40:08:b5:94:5e` or with `-`), or plain hex (an even number of hex digits).
-    /// Returns `nil` for anything else.
-    public init?(parsing text: String) {
+    /// (`6c:40:08:b5:94:5e` or with `-`), or plain hex (an even number of hex digits, at least one
+    /// byte). Surrounding whitespace is ignored.
+    ///
+    /// It throws rather than returning `nil`, so that a mistyped identifier can never turn the
+    /// device-hash check off by leaving ``ReceiptValidator/Configuration/deviceIdentifier`` unset.
+    /// - Throws: ``ReceiptValidationError/Code/invalidDeviceIdentifier`` for anything else.
+    public init(parsing text: String) throws(ReceiptValidationError) {
         let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         if trimmed.count == 36, let uuid = UUID(uuidString: trimmed) {
             self.init(uuid: uuid)
@@ -35,7 +39,12 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         }
         let isMAC = trimmed.count == 17 && (trimmed.split(separator: ":").count == 6 || trimmed.split(separator: "-").count == 6)
         let hex = isMAC ? trimmed.filter { $0 != ":" && $0 != "-" } : trimmed
-        guard let bytes = Self.decodeHex(hex), !bytes.isEmpty else { return nil }
+        guard let bytes = Self.decodeHex(hex), !bytes.isEmpty else {
+            throw ReceiptValidationError(
+                .invalidDeviceIdentifier,
+                "The device identifier '\(text)' is not a UUID, a MAC address or hex bytes."
+            )
+        }
         self.init(bytes: bytes)
     }
 

@@ -9,8 +9,12 @@ extension ReceiptValidator {
     /// embedded roots, Apple's chain policy, verification at the receipt's creation date, no
     /// StoreKit-testing receipts.
     public struct Configuration: Sendable {
-        /// The trust anchors for App Store receipts. Default: Apple Inc. Root CA, Apple Root CA - G2
-        /// and G3, embedded in the package. Custom anchors still get Apple's chain policy.
+        /// The trust anchors for App Store receipts. Default: ``AppleRootCertificates/appleRoots``,
+        /// the Apple Inc. Root CA alone, embedded in the package: every App Store receipt's chain
+        /// ends there, and an anchor that no receipt chains to would only widen what is trusted.
+        /// Add ``AppleRootCertificates/appleRootCAG2`` or ``AppleRootCertificates/appleRootCAG3``
+        /// (or use ``AppleRootCertificates/allAppleRoots``) only if Apple moves receipt signing to
+        /// them. Custom anchors still get Apple's chain policy.
         public var trustAnchors: [Certificate]
         /// Accept Xcode StoreKit-testing receipts, signed by ``storeKitTestCertificate`` with the
         /// relaxed ``StoreKitTestPolicy``. Off by default; never switched on by the receipt's content.

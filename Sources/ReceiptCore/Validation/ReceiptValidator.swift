@@ -38,7 +38,7 @@ public struct ReceiptValidator: Sendable {
     ///   ``ReceiptValidationError/Code/invalidCertificate`` when the backend rejects an anchor.
     public init(backend: any CryptoBackend, configuration: Configuration = Configuration()) throws(ReceiptValidationError) {
         guard !configuration.trustAnchors.isEmpty else {
-            throw ReceiptValidationError(.rootCertificateNotFound, "no trust anchor is configured")
+            throw ReceiptValidationError(.rootCertificateNotFound, "No trust anchor is configured.")
         }
         self.backend = backend
         self.configuration = configuration
@@ -52,63 +52,9 @@ public struct ReceiptValidator: Sendable {
             ? VerifiedChainCache(capacity: configuration.verifiedChainCacheCapacity) : nil
     }
 
-    // MARK: Throwing API
-
-    /// Validates a receipt given as DER/BER bytes or as base64 text bytes.
-    public func validate(_ receiptData: [UInt8]) throws(ReceiptValidationError) -> ValidatedReceipt {
-        try Self.unwrap(report(for: receiptData))
-    }
-
-    /// Validates the receipt file at `url` (DER/BER or base64 text).
-    public func validate(contentsOf url: URL) throws(ReceiptValidationError) -> ValidatedReceipt {
-        try Self.unwrap(report(contentsOf: url))
-    }
-
-    /// Validates a receipt sent as base64 text (whitespace and newlines are ignored).
-    public func validate(base64Encoded text: String) throws(ReceiptValidationError) -> ValidatedReceipt {
-        try Self.unwrap(report(for: Array(text.utf8)))
-    }
-
-    /// Validates a receipt given as DER/BER bytes or as base64 text bytes, from an async context.
-    public func validate(_ receiptData: [UInt8]) async throws(ReceiptValidationError) -> ValidatedReceipt {
-        try Self.unwrap(report(for: receiptData))
-    }
-
-    /// Validates the receipt file at `url`, from an async context.
-    public func validate(contentsOf url: URL) async throws(ReceiptValidationError) -> ValidatedReceipt {
-        try Self.unwrap(report(contentsOf: url))
-    }
-
-    // MARK: Reports
-
-    /// Validates a receipt given as DER/BER bytes or base64 text bytes and returns everything found,
-    /// valid or not.
-    public func report(for receiptData: [UInt8]) -> ReceiptValidationReport {
-        do {
-            let der = try ReceiptLoader.load(receiptData, maximumSize: configuration.maximumReceiptSize)
-            return evaluate(der)
-        } catch {
-            var report = ReceiptValidationReport()
-            report.error = error
-            return report
-        }
-    }
-
-    /// Validates the receipt file at `url` and returns everything found, valid or not.
-    public func report(contentsOf url: URL) -> ReceiptValidationReport {
-        do {
-            let der = try ReceiptLoader.load(contentsOf: url, maximumSize: configuration.maximumReceiptSize)
-            return evaluate(der)
-        } catch {
-            var report = ReceiptValidationReport()
-            report.error = error
-            return report
-        }
-    }
-
     // MARK: Pipeline
 
-    private func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
+    func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
         if let report = fastPathReport(der) { return report }
         var report = ReceiptValidationReport()
         do {
@@ -244,52 +190,52 @@ public struct ReceiptValidator: Sendable {
         if report.deviceHashMatches == false, let device = configuration.deviceIdentifier {
             throw ReceiptValidationError(
                 .hashMismatch,
-                "the receipt's device hash does not match device \(device) (\(device.bytes.count) bytes): it was issued to another device or app"
+                "The receipt's device hash does not match device \(device) (\(device.bytes.count) bytes): it was issued to another device or app."
             )
         }
     }
 
     func checkPayload(_ receipt: Receipt, now: Date, verificationTime: Date, unverifiedCreationDate: Date?) throws(ReceiptValidationError) {
         guard receipt.bundleID != nil, receipt.bundleIDAttributeBytes != nil else {
-            throw ReceiptValidationError(.missingComponent, "the receipt has no bundle identifier (attribute 2)")
+            throw ReceiptValidationError(.missingComponent, "The receipt has no bundle identifier (attribute 2).")
         }
         guard receipt.applicationVersion != nil else {
-            throw ReceiptValidationError(.missingComponent, "the receipt has no application version (attribute 3)")
+            throw ReceiptValidationError(.missingComponent, "The receipt has no application version (attribute 3).")
         }
         guard receipt.opaqueValue != nil else {
-            throw ReceiptValidationError(.missingComponent, "the receipt has no opaque value (attribute 4)")
+            throw ReceiptValidationError(.missingComponent, "The receipt has no opaque value (attribute 4).")
         }
         guard receipt.sha1Hash != nil else {
-            throw ReceiptValidationError(.missingComponent, "the receipt has no SHA-1 hash (attribute 5)")
+            throw ReceiptValidationError(.missingComponent, "The receipt has no SHA-1 hash (attribute 5).")
         }
         guard let creationDate = receipt.creationDate else {
-            throw ReceiptValidationError(.missingComponent, "the receipt has no creation date (attribute 12)")
+            throw ReceiptValidationError(.missingComponent, "The receipt has no creation date (attribute 12).")
         }
         if configuration.verificationTime == .creationDate, unverifiedCreationDate != creationDate {
             throw ReceiptValidationError(
                 .malformedReceipt,
-                "the creation date read before verification differs from the verified one; the chain was not checked at the receipt's creation date"
+                "The creation date read before verification differs from the verified one; the chain was not checked at the receipt's creation date."
             )
         }
         if creationDate.timeIntervalSince(now) > configuration.maximumClockSkew {
             throw ReceiptValidationError(
                 .creationDateInFuture,
-                "the receipt was created at \(RFC3339.string(from: creationDate)), in the future (now \(RFC3339.string(from: now)))"
+                "The receipt was created at \(RFC3339.string(from: creationDate)), in the future (now \(RFC3339.string(from: now)))."
             )
         }
         if configuration.checksReceiptExpiration, let expiration = receipt.expirationDate, expiration < now {
-            throw ReceiptValidationError(.receiptExpired, "the receipt expired at \(RFC3339.string(from: expiration))")
+            throw ReceiptValidationError(.receiptExpired, "The receipt expired at \(RFC3339.string(from: expiration)).")
         }
         if let expected = configuration.expectedBundleID, receipt.bundleID != expected {
             throw ReceiptValidationError(
                 .bundleIDMismatch,
-                "the receipt is for bundle id '\(receipt.bundleID ?? "")', expected '\(expected)'"
+                "The receipt is for bundle id '\(receipt.bundleID ?? "")', expected '\(expected)'."
             )
         }
         if let expected = configuration.expectedApplicationVersion, receipt.applicationVersion != expected {
             throw ReceiptValidationError(
                 .versionMismatch,
-                "the receipt is for application version '\(receipt.applicationVersion ?? "")', expected '\(expected)'"
+                "The receipt is for application version '\(receipt.applicationVersion ?? "")', expected '\(expected)'."
             )
         }
     }
@@ -298,17 +244,17 @@ public struct ReceiptValidator: Sendable {
     private func deviceHashMatches(_ receipt: Receipt) throws(ReceiptValidationError) -> Bool? {
         guard let device = configuration.deviceIdentifier else { return nil }
         guard let opaque = receipt.opaqueValue, let bundle = receipt.bundleIDAttributeBytes, let expected = receipt.sha1Hash else {
-            throw ReceiptValidationError(.missingComponent, "the receipt lacks an attribute of the device hash (4, 2 or 5)")
+            throw ReceiptValidationError(.missingComponent, "The receipt lacks an attribute of the device hash (4, 2 or 5).")
         }
         return try backend.sha1([device.bytes, opaque, bundle]) == expected
     }
 
-    private static func unwrap(_ report: ReceiptValidationReport) throws(ReceiptValidationError) -> ValidatedReceipt {
+    static func unwrap(_ report: ReceiptValidationReport) throws(ReceiptValidationError) -> ValidatedReceipt {
         if let error = report.error { throw error }
         guard let receipt = report.receipt, let digest = report.digestAlgorithm,
               let time = report.verificationTime, let trust = report.trust
         else {
-            throw ReceiptValidationError(.backendFailure, "validation ended without a result")
+            throw ReceiptValidationError(.backendFailure, "Validation ended without a result.")
         }
         return ValidatedReceipt(
             receipt: receipt,

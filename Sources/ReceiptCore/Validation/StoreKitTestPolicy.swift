@@ -18,7 +18,7 @@ public struct StoreKitTestPolicy: Sendable {
         guard chain.count == 1, chain[0] == certificate else {
             throw ReceiptValidationError(
                 .untrustedChain,
-                "a StoreKit-testing receipt must be signed directly by the StoreKit test certificate (got a chain of \(chain.count))"
+                "A StoreKit-testing receipt must be signed directly by the StoreKit test certificate (got a chain of \(chain.count))."
             )
         }
     }

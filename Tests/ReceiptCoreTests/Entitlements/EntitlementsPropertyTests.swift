@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptCore
 

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ReceiptKit's own threads, on which the `async` validation methods run.
+///
+/// Validation is blocking, CPU-bound work (a PKCS #7 verification, a digest, a parse). Run on the
+/// caller's executor, it would hold one of Swift concurrency's few cooperative threads for its
+/// whole duration; so each `async` method hands the work to one of these threads and suspends
+/// until it is done. There are as many threads as active processors, started on first use and
+/// kept for the life of the process (each idle one waits on a condition variable and costs no CPU).
+/// The pool touches no state outside itself.
+final class ValidationThreadPool: @unchecked Sendable {
+    // @unchecked: `jobs`, `nextJob`, `started` and `idle` are only read or written with `mutex` held.
+
+    /// The pool every validator shares.
+    static let shared = ValidationThreadPool(threadCount: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let threadCount: Int
+    private var jobs: [@Sendable () -> Void] = []
+    private var nextJob = 0
+    private var started = 0
+    private var idle = 0
+
+    init(threadCount: Int) {
+        self.threadCount = max(1, threadCount)
+        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    // Never runs for `shared`, whose threads keep it alive; kept so the pool owns its memory.
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `work` on a pool thread and returns its result; the calling task suspends meanwhile.
+    func run<Value: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
+            submit {
+                do throws(Failure) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Queues `job`, starting another thread when more jobs wait than threads are idle and the pool
+    /// is not full.
+    private func submit(_ job: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(mutex)
+        jobs.append(job)
+        let startsThread = jobs.count - nextJob > idle && started < threadCount
+        if startsThread { started += 1 }
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+        if startsThread { startThread() }
+    }
+
+    private func startThread() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, nil, { context in
+            #if !canImport(Darwin)
+            guard let context else { return nil }
+            #endif
+            let pool = Unmanaged<ValidationThreadPool>.fromOpaque(context).takeRetainedValue()
+            pool.work()
+            return nil
+        }, context)
+        if status == 0 {
+            #if canImport(Darwin)
+            if let thread { pthread_detach(thread) }
+            #else
+            pthread_detach(thread)
+            #endif
+        } else {
+            // No thread: the job stays queued for a running thread, or runs here if there is none.
+            Unmanaged<ValidationThreadPool>.fromOpaque(context).release()
+            pthread_mutex_lock(mutex)
+            started -= 1
+            let orphaned = started == 0
+            pthread_mutex_unlock(mutex)
+            if orphaned { drainOnCallingThread() }
+        }
+    }
+
+    /// A pool thread's loop: take the oldest job, run it, wait when there is none.
+    private func work() {
+        while true {
+            run(takeJob(waiting: true))
+        }
+    }
+
+    /// Runs every queued job on the calling thread (only when no pool thread could be started).
+    private func drainOnCallingThread() {
+        while let job = takeJob(waiting: false) { job() }
+    }
+
+    private func run(_ job: (@Sendable () -> Void)?) {
+        job?()
+    }
+
+    private func takeJob(waiting: Bool) -> (@Sendable () -> Void)? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while nextJob == jobs.count {
+            guard waiting else { return nil }
+            idle += 1
+            pthread_cond_wait(condition, mutex)
+            idle -= 1
+        }
+        let job = jobs[nextJob]
+        nextJob += 1
+        if nextJob == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            nextJob = 0
+        }
+        return job
+    }
+}
