@@ -19,6 +19,8 @@ struct VerificationOutcome: Sendable {
     /// The certificates embedded in the receipt, read WITHOUT verification; filled only for human
     /// output when the verified chain is empty (so a failed receipt still shows which certificates it carries).
     var embeddedCertificates: [Certificate] = []
+    /// Apple's `verifyReceipt` response, for `--format apple`.
+    var appleResponse: AppleVerifyReceiptResponse?
 
     /// Valid, invalid or unreadable.
     var status: Status {
