@@ -182,7 +182,8 @@ import Testing
         let validated = try Self.endpoint(backend.backend).validator.validate(bytes)
         let productIDs = Set(validated.receipt.inAppPurchases.compactMap(\.productID))
         let firstProduct = try #require(productIDs.sorted().first)
-        let endpoint = try Self.endpoint(backend.backend, .init(subscriptionGroups: [firstProduct: "20491497"]))
+        let catalog = try ProductCatalog(subscriptionGroups: ["20491497": [firstProduct]])
+        let endpoint = try Self.endpoint(backend.backend, .init(catalog: catalog))
 
         let all = try #require(try Self.object(endpoint.respond(toBody: try Self.body(base64)))["latest_receipt_info"] as? [[String: Any]])
         let purchaseTimes = all.compactMap { ($0["purchase_date_ms"] as? String).flatMap { Int64($0) } }

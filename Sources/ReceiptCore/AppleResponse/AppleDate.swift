@@ -38,8 +38,8 @@ public struct AppleDate: Hashable, Sendable {
     static func civilText(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilDate.fromDays(days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " "
+        let civil = CivilDate(daysSinceEpoch: days)
+        return pad(civil.year, 4) + "-" + pad(civil.month, 2) + "-" + pad(civil.day, 2) + " "
             + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
     }
 
@@ -49,30 +49,13 @@ public struct AppleDate: Hashable, Sendable {
     }
 }
 
-/// Conversions between days since 1970-01-01 and civil (proleptic Gregorian) dates, after
-/// Howard Hinnant's `days_from_civil` / `civil_from_days`.
-enum CivilDate {
-    /// The year, month (1–12) and day (1–31) of a count of days since 1970-01-01.
-    static func fromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// The count of days since 1970-01-01 of a civil date.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+extension CivilDate {
+    /// A civil date from its parts.
+    init(year: Int64, month: Int64, day: Int64) {
+        self.init(daysSinceEpoch: 0)
+        self.year = year
+        self.month = month
+        self.day = day
     }
 
     /// The weekday (0 = Sunday) of a count of days since 1970-01-01 (a Thursday).
@@ -93,7 +76,8 @@ enum PacificTime {
     /// Seconds to add to UTC: −25,200 (PDT) or −28,800 (PST).
     static func offset(atUnixSeconds seconds: Int64) -> Int64 {
         let standard: Int64 = -8 * 3600
-        let year = CivilDate.fromDays((seconds + standard) >= 0 ? (seconds + standard) / 86_400 : (seconds + standard - 86_399) / 86_400).year
+        let local = seconds + standard
+        let year = CivilDate(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400).year
         let start: Int64
         let end: Int64
         if year >= 2007 {
@@ -111,14 +95,14 @@ enum PacificTime {
 
     /// The day (since 1970) of the n-th Sunday of a month.
     private static func nthSunday(_ n: Int64, month: Int64, year: Int64) -> Int64 {
-        let first = CivilDate.days(year: year, month: month, day: 1)
+        let first = CivilDate(year: year, month: month, day: 1).daysSinceEpoch
         let firstSunday = first + (7 - CivilDate.weekday(first)) % 7
         return firstSunday + (n - 1) * 7
     }
 
     /// The day (since 1970) of the last Sunday of a month.
     private static func lastSunday(month: Int64, year: Int64) -> Int64 {
-        let nextMonth = month == 12 ? CivilDate.days(year: year + 1, month: 1, day: 1) : CivilDate.days(year: year, month: month + 1, day: 1)
+        let nextMonth = month == 12 ? CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch : CivilDate(year: year, month: month + 1, day: 1).daysSinceEpoch
         let last = nextMonth - 1
         return last - CivilDate.weekday(last)
     }

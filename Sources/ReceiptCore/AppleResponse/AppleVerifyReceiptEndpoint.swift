@@ -26,18 +26,18 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         public var acceptedBundleIDs: Set<String>
         /// The shared secrets accepted as `password`; empty checks none (no 21004).
         public var sharedSecrets: Set<String>
-        /// Product id → subscription group id, for `subscription_group_identifier`.
-        public var subscriptionGroups: [String: String]
+        /// The app's products: their subscription groups give `subscription_group_identifier`.
+        public var catalog: ProductCatalog
 
         /// Creates a configuration; the defaults accept every environment, bundle id and password.
         public init(
             environment: AppleVerifyReceiptEnvironment? = nil, acceptedBundleIDs: Set<String> = [],
-            sharedSecrets: Set<String> = [], subscriptionGroups: [String: String] = [:]
+            sharedSecrets: Set<String> = [], catalog: ProductCatalog = .empty
         ) {
             self.environment = environment
             self.acceptedBundleIDs = acceptedBundleIDs
             self.sharedSecrets = sharedSecrets
-            self.subscriptionGroups = subscriptionGroups
+            self.catalog = catalog
         }
     }
 
@@ -98,7 +98,7 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         if let failure = check(validated.receipt, password: request.password) { return failure }
         return AppleVerifyReceiptResponse(
             validated: validated, latestReceipt: receiptData, requestDate: requestDate,
-            subscriptionGroups: configuration.subscriptionGroups, excludesOldTransactions: request.excludesOldTransactions)
+            catalog: configuration.catalog, excludesOldTransactions: request.excludesOldTransactions)
     }
 
     /// Steps 3–5 on a verified receipt: environment, bundle id, shared secret.

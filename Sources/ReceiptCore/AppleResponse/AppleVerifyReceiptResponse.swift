@@ -58,13 +58,14 @@ public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
     ///   - validated: The receipt that passed every check.
     ///   - latestReceipt: The receipt as the client sent it (base64), echoed in `latest_receipt`.
     ///   - requestDate: When the request is answered (`request_date`).
-    ///   - subscriptionGroups: Product id → subscription group id, for
-    ///     `subscription_group_identifier` in `latest_receipt_info`.
+    ///   - catalog: The app's products; its subscription groups give
+    ///     `subscription_group_identifier` in `latest_receipt_info` (absent for a product it does
+    ///     not list in a group).
     ///   - excludesOldTransactions: Keep only the latest transaction of each subscription in
     ///     `latest_receipt_info` (Apple's `exclude-old-transactions`).
     public init(
         validated: ValidatedReceipt, latestReceipt: String?, requestDate: Date,
-        subscriptionGroups: [String: String] = [:], excludesOldTransactions: Bool = false
+        catalog: ProductCatalog = .empty, excludesOldTransactions: Bool = false
     ) {
         let receipt = validated.receipt
         self.status = .valid
@@ -74,7 +75,7 @@ public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
         let subscriptions = Self.autoRenewableTransactions(of: receipt, latestOnly: excludesOldTransactions)
         if !subscriptions.isEmpty {
             self.latestReceiptInfo = subscriptions.map { purchase in
-                AppleResponseTransaction(purchase, subscriptionGroupIdentifier: purchase.productID.flatMap { subscriptionGroups[$0] })
+                AppleResponseTransaction(purchase, subscriptionGroupIdentifier: purchase.productID.flatMap { catalog.subscriptionGroup(ofProduct: $0) })
             }
         }
     }

@@ -62,8 +62,8 @@ import Testing
 
     @Test func civilDatesRoundTrip() {
         for days in stride(from: Int64(-800_000), through: 800_000, by: 997) {
-            let (year, month, day) = CivilDate.fromDays(days)
-            #expect(CivilDate.days(year: year, month: month, day: day) == days)
+            let civil = CivilDate(daysSinceEpoch: days)
+            #expect(CivilDate(year: civil.year, month: civil.month, day: civil.day).daysSinceEpoch == days)
         }
         #expect(CivilDate.weekday(0) == 4)  // 1970-01-01 was a Thursday
         #expect(CivilDate.weekday(-4) == 0)
