@@ -81,7 +81,7 @@ public struct VerifyReceiptService: Sendable {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: options.maximumBodySize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             return answer(
                 AppleVerifyReceiptResponse(
                     status: .badRequest, code: AppleVerifyReceiptEndpoint.FailureCode.bodyTooLarge,
