@@ -31,6 +31,9 @@ bash Scripts/check-dependent.sh
 step "tests: every backend (OpenSSL, GnuTLS)"
 swift test --traits OpenSSL,GnuTLS --scratch-path .build-all
 
+step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
+(cd Server && swift build --build-tests && swift test --skip-build)
+
 step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
 bash Scripts/sanitizers.sh address thread
 

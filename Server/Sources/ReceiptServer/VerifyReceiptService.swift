@@ -99,7 +99,7 @@ public struct VerifyReceiptService: Sendable {
         guard let response = await pool.run({ endpoint.respond(toBody: bytes) }) else {
             var overloaded = answer(
                 AppleVerifyReceiptResponse(
-                    status: .badRequest, code: "overloaded",
+                    status: .badRequest, code: AppleVerifyReceiptEndpoint.FailureCode.overloaded,
                     message: "too many requests are waiting for validation; retry shortly"),
                 httpStatus: .serviceUnavailable, started: started)
             overloaded.headers[.retryAfter] = "1"

@@ -60,6 +60,8 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         public static let bundleIDNotAccepted = "bundle_id_not_accepted"
         /// The `password` is not one of the configured shared secrets.
         public static let sharedSecretMismatch = "shared_secret_mismatch"
+        /// The service has more requests waiting than it queues (HTTP 503, status 21000).
+        public static let overloaded = "overloaded"
     }
 
     /// The validator that authenticates and parses receipts.
