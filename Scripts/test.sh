@@ -42,6 +42,9 @@ step "agreement: every fixture, hostile, edge and fuzz-regression input and ${RE
 RECEIPTKIT_AGREEMENT_FLIPS=$RECEIPTKIT_AGREEMENT_FLIPS swift test --skip-build --traits OpenSSL,GnuTLS \
     --scratch-path .build-all --filter CacheAgreementTests 2>&1 | grep -E "cache agreement:|✘|passed after|failed after"
 
+step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
+(cd Server && swift build --build-tests && swift test --skip-build)
+
 step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
 bash Scripts/sanitizers.sh address thread
 

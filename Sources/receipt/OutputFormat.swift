@@ -6,4 +6,8 @@ enum OutputFormat: Sendable {
     case json
     /// One compact JSON object per line, one line per receipt.
     case ndjson
+    /// Apple's `verifyReceipt` response (an array of them for several receipts).
+    case apple
+    /// Apple's `verifyReceipt` response, compact, one line per receipt.
+    case appleNDJSON
 }

@@ -34,6 +34,8 @@ struct VerificationOutcome: Sendable {
     /// The hint for an Xcode StoreKit-testing receipt checked without `--xcode`.
     static let xcodeHint = "Its only certificate is Xcode's StoreKit test certificate: "
         + "pass --xcode to accept StoreKit-testing receipts."
+    /// Apple's `verifyReceipt` response, for `--format apple`.
+    var appleResponse: AppleVerifyReceiptResponse?
 
     /// Valid, invalid or unreadable.
     var status: Status {

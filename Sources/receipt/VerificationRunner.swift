@@ -8,6 +8,8 @@ struct VerificationRunner: Sendable {
     let validator: ReceiptValidator
     /// Whether to read the embedded certificates of receipts whose chain was not verified (human output).
     let collectsEmbeddedCertificates: Bool
+    /// Whether to answer with Apple's `verifyReceipt` response (`--format apple`).
+    var answersAsApple = false
 
     /// Verifies `inputs`, at most one task per core at a time, calling `emit` in input order.
     func run(
@@ -43,6 +45,7 @@ struct VerificationRunner: Sendable {
 
     /// Verifies one input.
     func verify(_ input: ReceiptInput) -> VerificationOutcome {
+        if answersAsApple { return verifyAsApple(input) }
         let report: ReceiptValidationReport
         switch input.source {
         case .file(let url):

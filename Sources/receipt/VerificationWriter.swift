@@ -15,6 +15,8 @@ struct VerificationWriter {
             StandardOutput.write(HumanReport(outcome: outcome, backendName: backendName).text)
         case .ndjson:
             StandardOutput.write(JSONText.encode(VerificationJSON(outcome), compact: true) + "\n")
+        case .apple, .appleNDJSON:
+            writeApple(outcome, index: index, of: count)
         case .json:
             let object = JSONText.encode(VerificationJSON(outcome), compact: false)
             if count == 1 {
@@ -27,7 +29,7 @@ struct VerificationWriter {
 
     /// Closes the output (the JSON array for several receipts).
     func finish(count: Int) {
-        guard format == .json, count != 1 else { return }
+        guard format == .json || format == .apple, count != 1 else { return }
         StandardOutput.write(count == 0 ? "[]\n" : "\n]\n")
     }
 }

@@ -25,6 +25,7 @@ struct VerifyCommand: AsyncParsableCommand {
               receipt verify --device-id 956328D9-CC6A-47F4-BE40-6953FB0AB6C7 app.receipt
               receipt verify --json app.receipt
               receipt verify --ndjson receipts/ > results.ndjson
+              receipt verify --format apple app.receipt
               base64 -w0 app.receipt | receipt verify -
               receipt verify --xcode StoreKitTestReceipt.receipt
               receipt verify --root MyRoot.pem --at 2025-01-31T12:00:00Z test.receipt
@@ -79,9 +80,18 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print one compact JSON object per line, one line per receipt.")
     var ndjson = false
 
+    @Option(help: ArgumentHelp("apple: print Apple's verifyReceipt response (with --ndjson, one line per receipt).", valueName: "format"))
+    var format: String?
+
     func validate() throws {
         if json && ndjson {
             throw ValidationError("--json and --ndjson cannot be combined")
+        }
+        if let format, format != "apple" {
+            throw ValidationError("--format accepts only 'apple', not '\(format)'")
+        }
+        if format != nil && json {
+            throw ValidationError("--format apple prints JSON already; combine it with --ndjson, not --json")
         }
         if files.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("standard input (-) can be named only once")
@@ -94,7 +104,8 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// The output format chosen by the flags.
-    var format: OutputFormat {
+    var outputFormat: OutputFormat {
+        if format != nil { return ndjson ? .appleNDJSON : .apple }
         if json { return .json }
         if ndjson { return .ndjson }
         return .human
@@ -110,9 +121,11 @@ struct VerifyCommand: AsyncParsableCommand {
             throw CommandFailure(status: .usage, message: "the trust anchors were rejected: \(error)")
         }
         let inputs = ReceiptInput.expand(files, maximumSize: validator.configuration.maximumReceiptSize)
+        let format = outputFormat
         let writer = VerificationWriter(format: format, backendName: backend.name)
         let progress = ProgressBar.forTerminal(total: inputs.count)
-        let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
+        var runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
+        runner.answersAsApple = format == .apple || format == .appleNDJSON
         var tally = VerificationTally()
         await runner.run(inputs, progress: progress) { outcome in
             tally.count(outcome.status)
@@ -123,7 +136,7 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         writer.finish(count: inputs.count)
         StandardOutput.flush()
-        if inputs.count > 1 && format != .json {
+        if inputs.count > 1 && format != .json && format != .apple {
             StandardError.write(tally.summary + "\n")
         }
         if inputs.isEmpty {

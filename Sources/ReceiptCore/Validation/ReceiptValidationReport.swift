@@ -31,6 +31,12 @@ public struct ReceiptValidationReport: Sendable {
     /// Whether every check passed.
     public var isValid: Bool { error == nil && receipt != nil }
 
+    /// The receipt with the facts of its verification when every check passed; otherwise the
+    /// failure, as ``ReceiptValidator``'s `validate` methods would throw it.
+    public var result: Result<ValidatedReceipt, ReceiptValidationError> {
+        Result { () throws(ReceiptValidationError) in try ReceiptValidator.unwrap(self) }
+    }
+
     /// An empty report, filled in by the validator.
     init() {
         self.signerChain = []

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Load test of receipt-server on loopback with wrk (and nginx in front of two replicas).
+#
+#   Scripts/load-test.sh                  # 30 s at 64 connections on one replica, then 10 s through
+#                                         # nginx to two replicas
+#   Scripts/load-test.sh --requests 1000000   # also: RSS growth after that many requests
+#   DURATION=30 CONNECTIONS=64 THREADS=2 RECEIPT=... Scripts/load-test.sh
+#
+# Prints wrk's own report (Requests/sec:, latency percentiles) and one summary line per run:
+# requests/s, p50/p99, non-200 responses, non-zero statuses, RSS before and after. Traffic goes
+# to 127.0.0.1 only; every run is bounded in time. Installs wrk and nginx (Debian packages) when
+# missing. Numbers taken while other work runs on the machine are lower bounds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+duration="${DURATION:-30}"
+connections="${CONNECTIONS:-64}"
+threads="${THREADS:-2}"
+receipt="${RECEIPT:-$root/Fixtures/real/receipts/aporat-production-g5-sha256-2025-1iap.receipt}"
+requests=0
+max_minutes="${MAX_MINUTES:-30}"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --requests) requests="$2"; shift 2 ;;
+        *) echo "usage: $0 [--requests N]" >&2; exit 2 ;;
+    esac
+done
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "load-test: installing ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+
+echo "load-test: building receipt-server (release)"
+(cd Server && swift build -c release --product receipt-server >/dev/null)
+server="$root/Server/.build/release/receipt-server"
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+printf '{"receipt-data":"%s"}' "$(base64 -w0 "$receipt")" > "$work/body.json"
+cat > "$work/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local file = io.open("$work/body.json", "rb")
+wrk.body = file:read("*a")
+file:close()
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+non200 = 0
+nonzero = 0
+function response(status, headers, body)
+    if status ~= 200 then non200 = non200 + 1 end
+    if not string.find(body, '"status":0', 1, true) then nonzero = nonzero + 1 end
+end
+function done(summary, latency, requests)
+    local bad, failed = 0, 0
+    for _, thread in ipairs(threads) do
+        bad = bad + thread:get("non200")
+        failed = failed + thread:get("nonzero")
+    end
+    io.write(string.format("LOADTEST requests=%d rps=%.0f p50_ms=%.2f p99_ms=%.2f non200=%d nonzero_status=%d socket_errors=%d\n",
+        summary.requests, summary.requests / (summary.duration / 1e6),
+        latency:percentile(50) / 1000, latency:percentile(99) / 1000, bad, failed,
+        summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+LUA
+
+# Starts a replica on a free port; prints its port.
+start_replica() {
+    local log="$work/replica-$1.log"
+    "$server" --host 127.0.0.1 --port "$2" --log-level warning > "$log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 100); do
+        curl -sf "http://127.0.0.1:$2/health" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "load-test: replica $1 did not start" >&2; cat "$log" >&2; exit 1
+}
+
+rss_kib() { ps -o rss= -p "$1" | tr -d ' '; }
+
+port1=$((20000 + RANDOM % 20000)); port2=$((port1 + 1)); port0=$((port1 + 2))
+start_replica 1 "$port1"
+replica1="${pids[-1]}"
+
+# Warm-up (chain cache, allocator), then the measured run.
+wrk -t1 -c4 -d2s -s "$work/post.lua" "http://127.0.0.1:$port1/verifyReceipt" >/dev/null
+before=$(rss_kib "$replica1")
+echo "== one replica: ${duration}s, $connections connections, $threads threads"
+wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port1/verifyReceipt" | tee "$work/one.txt"
+after=$(rss_kib "$replica1")
+echo "LOADTEST one-replica rss_before_kib=$before rss_after_kib=$after"
+
+if [[ "$requests" -gt 0 ]]; then
+    echo "== RSS growth: until the replica has answered $requests requests (at most $max_minutes min)"
+    start=$SECONDS
+    served() { curl -sf "http://127.0.0.1:$port1/metrics" | awk '/^receipt_requests_total/ { n += $2 } END { print n + 0 }'; }
+    base=$(served)
+    while [[ $(( $(served) - base )) -lt "$requests" && $((SECONDS - start)) -lt $((max_minutes * 60)) ]]; do
+        wrk -t"$threads" -c"$connections" -d30s -s "$work/post.lua" "http://127.0.0.1:$port1/verifyReceipt" | grep '^LOADTEST'
+    done
+    final=$(rss_kib "$replica1")
+    echo "LOADTEST rss-growth requests=$(( $(served) - base )) rss_before_kib=$before rss_after_kib=$final growth_kib=$((final - before))"
+fi
+
+echo "== nginx, two replicas (least_conn), 10s, $connections connections"
+start_replica 2 "$port2"
+mkdir -p "$work/nginx"
+sed -e "s#@PREFIX@#$work/nginx#g" -e "s#@LISTEN@#127.0.0.1:$port0#" \
+    -e "s#@REPLICA_1@#127.0.0.1:$port1#" -e "s#@REPLICA_2@#127.0.0.1:$port2#" \
+    Server/nginx.conf > "$work/nginx/nginx.conf"
+"$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+pids+=($!)
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port0/health" >/dev/null 2>&1 && break; sleep 0.1; done
+count() { curl -sf "http://127.0.0.1:$1/metrics" | awk '/^receipt_requests_total/ { n += $2 } END { print n + 0 }'; }
+a0=$(count "$port1"); b0=$(count "$port2")
+wrk -t"$threads" -c"$connections" -d10s --latency -s "$work/post.lua" "http://127.0.0.1:$port0/verifyReceipt" | tee "$work/nginx.txt"
+a1=$(count "$port1"); b1=$(count "$port2")
+echo "LOADTEST nginx replica1_requests=$((a1 - a0)) replica2_requests=$((b1 - b0))"
+if [[ $((a1 - a0)) -eq 0 || $((b1 - b0)) -eq 0 ]]; then
+    echo "load-test: a replica received no request through nginx" >&2; exit 1
+fi

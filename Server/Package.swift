@@ -1,0 +1,54 @@
+// swift-tools-version: 6.2
+// The verifyReceipt-compatible HTTP service: a package of its own, so that Hummingbird and SwiftNIO
+// never enter ReceiptKit's dependency graph (a library user fetches and builds neither).
+
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory (the checkout may be `ReceiptKit`, `main`, …).
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "ReceiptServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "receipt-server", targets: ["receipt-server"]),
+    ],
+    dependencies: [
+        .package(path: "..", traits: ["OpenSSL", "GnuTLS"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(
+            name: "ReceiptServer",
+            dependencies: [
+                .product(name: "ReceiptKit", package: root),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "receipt-server",
+            dependencies: [
+                "ReceiptServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ReceiptServerTests",
+            dependencies: [
+                "ReceiptServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import ReceiptKit
+import ReceiptServer
+import Testing
+
+/// `POST /verifyReceipt` over real HTTP on loopback: every real receipt, every status code, and
+/// the bad inputs.
+@Suite struct VerifyReceiptHTTPTests {
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    /// Every real receipt gets status 0 over HTTP with exactly the library endpoint's answer,
+    /// request_date aside; with both backends.
+    @Test(arguments: CryptoBackends.all.map(\.name))
+    func everyRealReceiptIsAnswered(_ backend: String) async throws {
+        var options = ServerOptions()
+        options.acceptsXcodeReceipts = true
+        options.backendName = backend
+        let (service, app) = try ServerFixtures.application(options)
+        let names = try ServerFixtures.realReceiptNames()
+        #expect(names.count >= 26)
+        try await app.test(.live) { client in
+            for name in names {
+                let base64 = try ServerFixtures.base64(name)
+                let response = try await client.execute(
+                    uri: "/verifyReceipt", method: .post, headers: Self.json, body: try ServerFixtures.body(base64))
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                var served = try ServerFixtures.object(response.body)
+                #expect(served["status"] as? Int == 0, "\(name)")
+                let direct = service.endpoint.respond(toBody: Array(try ServerFixtures.body(base64).readableBytesView))
+                var expected = try ServerFixtures.object(ByteBuffer(bytes: direct.jsonBytes()))
+                for key in ["request_date", "request_date_ms", "request_date_pst"] {
+                    #expect((served["receipt"] as? [String: Any])?[key] != nil)
+                    var receipt = served["receipt"] as? [String: Any]
+                    receipt?[key] = nil
+                    served["receipt"] = receipt
+                    var expectedReceipt = expected["receipt"] as? [String: Any]
+                    expectedReceipt?[key] = nil
+                    expected["receipt"] = expectedReceipt
+                }
+                #expect(NSDictionary(dictionary: served).isEqual(to: expected), "\(name)")
+            }
+        }
+    }
+
+    @Test func everyStatusCodeOverHTTP() async throws {
+        let production = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
+        let sandbox = try ServerFixtures.base64("namecare-sandbox-g5-sha256-2025-1iap")
+        var options = ServerOptions()
+        options.environment = .production
+        options.acceptedBundleIDs = ["com.dashedspace.analytics", "com.example.sandboxapp"]
+        options.sharedSecrets = ["0123abcd"]
+        let (_, app) = try ServerFixtures.application(options)
+        var tampered = try ServerFixtures.bytes("real/receipts/aporat-production-g5-sha256-2025-1iap.receipt")
+        tampered[tampered.count / 8] ^= 0x01
+        let cases: [(method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?, http: HTTPResponse.Status, status: Int, code: String?)] = [
+            (.post, Self.json, try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
+            (.get, [:], nil, .ok, 21000, "not_post"),
+            (.put, Self.json, try ServerFixtures.body(production), .ok, 21000, "not_post"),
+            (.post, Self.json, ByteBuffer(string: "{not json"), .ok, 21000, "not_json_object"),
+            (.post, Self.json, ByteBuffer(string: "[]"), .ok, 21000, "not_json_object"),
+            (.post, Self.json, nil, .ok, 21000, "not_json_object"),
+            (.post, Self.json, ByteBuffer(string: #"{"password":"0123abcd"}"#), .ok, 21002, "missing_receipt_data"),
+            (.post, Self.json, try ServerFixtures.body("@@@garbage@@@"), .ok, 21002, "invalid_encoding"),
+            (.post, Self.json, try ServerFixtures.body(Data("not a receipt".utf8).base64EncodedString()), .ok, 21002, "not_pkcs7"),
+            (.post, Self.json, try ServerFixtures.body(Data(tampered).base64EncodedString(), password: "0123abcd"), .ok, 21003, nil),
+            (.post, Self.json, try ServerFixtures.body(production, password: "wrong"), .ok, 21004, "shared_secret_mismatch"),
+            (.post, Self.json, try ServerFixtures.body(production), .ok, 21004, "shared_secret_mismatch"),
+            (.post, Self.json, try ServerFixtures.body(sandbox, password: "0123abcd"), .ok, 21007, "sandbox_receipt"),
+            // Apple reads any content type as JSON.
+            (.post, [.contentType: "text/plain"], try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
+            (.post, [.contentType: "application/x-www-form-urlencoded"], try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
+        ]
+        try await app.test(.live) { client in
+            for entry in cases {
+                let response = try await client.execute(uri: "/verifyReceipt", method: entry.method, headers: entry.headers, body: entry.body)
+                #expect(response.status == entry.http)
+                let object = try ServerFixtures.object(response.body)
+                #expect(object["status"] as? Int == entry.status, "\(entry.method) \(entry.code ?? "")")
+                let failure = object["receiptkit"] as? [String: Any]
+                #expect((failure == nil) == (entry.status == 0))
+                if let code = entry.code { #expect(failure?["code"] as? String == code) }
+            }
+        }
+
+        var sandboxOptions = ServerOptions()
+        sandboxOptions.environment = .sandbox
+        let (_, sandboxApp) = try ServerFixtures.application(sandboxOptions)
+        try await sandboxApp.test(.live) { client in
+            let wrong = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(production))
+            #expect(try ServerFixtures.object(wrong.body)["status"] as? Int == 21008)
+            let right = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(sandbox))
+            #expect(try ServerFixtures.object(right.body)["status"] as? Int == 0)
+        }
+
+        var bundleOptions = ServerOptions()
+        bundleOptions.acceptedBundleIDs = ["com.example.other"]
+        let (_, bundleApp) = try ServerFixtures.application(bundleOptions)
+        try await bundleApp.test(.live) { client in
+            let refused = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(production))
+            let object = try ServerFixtures.object(refused.body)
+            #expect(object["status"] as? Int == 21003)
+            #expect((object["receiptkit"] as? [String: Any])?["code"] as? String == "bundle_id_not_accepted")
+        }
+    }
+
+    @Test func aBodyOverTheLimitGets413WithStatus21000() async throws {
+        var options = ServerOptions()
+        options.maximumBodySize = 4096
+        let (_, app) = try ServerFixtures.application(options)
+        try await app.test(.live) { client in
+            let response = try await client.execute(
+                uri: "/verifyReceipt", method: .post, headers: Self.json,
+                body: try ServerFixtures.body(try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")))
+            #expect(response.status == .contentTooLarge)
+            let object = try ServerFixtures.object(response.body)
+            #expect(object["status"] as? Int == 21000)
+            #expect((object["receiptkit"] as? [String: Any])?["code"] as? String == "body_too_large")
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test func healthAndMetrics() async throws {
+        let (_, app) = try ServerFixtures.application(ServerOptions())
+        try await app.test(.live) { client in
+            let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
+            for _ in 0..<3 {
+                _ = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(receipt))
+            }
+            _ = try await client.execute(uri: "/verifyReceipt", method: .post, body: ByteBuffer(string: "x"))
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .ok)
+            #expect(try ServerFixtures.object(health.body)["status"] as? String == "ok")
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            let text = String(buffer: metrics.body)
+            #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
+            #expect(text.contains(#"receipt_requests_total{code="200",status="0"} 3"#))
+            #expect(text.contains(#"receipt_requests_total{code="200",status="21000"} 1"#))
+            #expect(text.contains(#"receipt_request_duration_seconds_count 4"#))
+            #expect(text.contains(#"receipt_request_duration_seconds_bucket{le="+Inf"} 4"#))
+            // The first validation fills the chain cache; the next two are answered from it.
+            #expect(text.contains("receipt_chain_cache_hits_total 2"))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A date as Apple's `verifyReceipt` writes it: three fields from one instant.
+///
+/// - `name`: `"2020-07-14 19:33:26 Etc/GMT"`
+/// - `name_ms`: milliseconds since 1970 as a string, `"1594755206000"`
+/// - `name_pst`: the same instant in America/Los_Angeles, daylight saving included,
+///   `"2020-07-14 12:33:26 America/Los_Angeles"`
+public struct AppleDate: Hashable, Sendable {
+    /// The `Etc/GMT` text.
+    public var gmt: String
+    /// Milliseconds since 1970-01-01T00:00:00Z, as a decimal string.
+    public var milliseconds: String
+    /// The `America/Los_Angeles` text.
+    public var pacific: String
+
+    /// The three texts of `date` (milliseconds rounded down).
+    public init(_ date: Date) {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        self.gmt = Self.civilText(seconds) + " Etc/GMT"
+        self.milliseconds = String(milliseconds)
+        self.pacific = Self.civilText(seconds + PacificTime.offset(atUnixSeconds: seconds)) + " America/Los_Angeles"
+    }
+
+    /// Three texts as read from a response.
+    public init(gmt: String, milliseconds: String, pacific: String) {
+        self.gmt = gmt
+        self.milliseconds = milliseconds
+        self.pacific = pacific
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` of a count of seconds since 1970 (proleptic Gregorian calendar).
+    static func civilText(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let civil = CivilDate(daysSinceEpoch: days)
+        return pad(civil.year, 4) + "-" + pad(civil.month, 2) + "-" + pad(civil.day, 2) + " "
+            + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}
+
+extension CivilDate {
+    /// The weekday (0 = Sunday) of a count of days since 1970-01-01 (a Thursday).
+    static func weekday(_ days: Int64) -> Int64 {
+        ((days + 4) % 7 + 7) % 7
+    }
+}
+
+/// US Pacific time (America/Los_Angeles) by the US federal daylight-saving rules, which is what
+/// Apple's `_pst` fields show: written out here so the answer does not depend on the tz database
+/// a server has installed, and checked against Foundation's `TimeZone` in the tests.
+///
+/// - since 2007: daylight time from the second Sunday of March, 02:00 PST, to the first Sunday of
+///   November, 02:00 PDT;
+/// - 1987–2006: from the first Sunday of April to the last Sunday of October (no App Store receipt
+///   is older than 2008; earlier instants use this rule too).
+enum PacificTime {
+    /// Seconds to add to UTC: −25,200 (PDT) or −28,800 (PST).
+    static func offset(atUnixSeconds seconds: Int64) -> Int64 {
+        let standard: Int64 = -8 * 3600
+        let local = seconds + standard
+        let year = CivilDate(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400).year
+        let start: Int64
+        let end: Int64
+        if year >= 2007 {
+            start = nthSunday(2, month: 3, year: year)
+            end = nthSunday(1, month: 11, year: year)
+        } else {
+            start = nthSunday(1, month: 4, year: year)
+            end = lastSunday(month: 10, year: year)
+        }
+        // 02:00 local: 10:00 UTC in standard time (start), 09:00 UTC in daylight time (end).
+        let daylightStarts = start * 86_400 + 10 * 3600
+        let daylightEnds = end * 86_400 + 9 * 3600
+        return seconds >= daylightStarts && seconds < daylightEnds ? -7 * 3600 : standard
+    }
+
+    /// The day (since 1970) of the n-th Sunday of a month.
+    private static func nthSunday(_ n: Int64, month: Int64, year: Int64) -> Int64 {
+        let first = CivilDate(year: year, month: month, day: 1).daysSinceEpoch
+        let firstSunday = first + (7 - CivilDate.weekday(first)) % 7
+        return firstSunday + (n - 1) * 7
+    }
+
+    /// The day (since 1970) of the last Sunday of a month.
+    private static func lastSunday(month: Int64, year: Int64) -> Int64 {
+        let nextMonth = month == 12 ? CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch : CivilDate(year: year, month: month + 1, day: 1).daysSinceEpoch
+        let last = nextMonth - 1
+        return last - CivilDate.weekday(last)
+    }
+}

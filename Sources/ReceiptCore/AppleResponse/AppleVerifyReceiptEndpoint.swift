@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Answers `verifyReceipt` requests as Apple's endpoint does, from a local ``ReceiptValidator``:
+/// the logic of ReceiptKit's HTTP service and of `receipt verify --format apple`, with no HTTP in it.
+///
+/// The checks run in this order, and the first that fails decides the status:
+/// 1. the body is a JSON object (21000), with a `receipt-data` string (21002);
+/// 2. the validator accepts the receipt: 21002 when it is not a receipt at all, 21003 when it
+///    cannot be authenticated (see ``AppleVerifyReceiptStatus/init(_:)``);
+/// 3. the receipt's environment matches the endpoint's (21007 sandbox receipt on production,
+///    21008 production receipt on sandbox; see ``AppleVerifyReceiptEnvironment/init(receiptType:)``);
+/// 4. the bundle id is one the endpoint accepts (21003);
+/// 5. the `password` is one of the configured shared secrets (21004), when any are configured.
+///
+/// Only verified receipts reach steps 3–5: nothing read from unverified bytes decides a status.
+public struct AppleVerifyReceiptEndpoint: Sendable {
+    /// What an endpoint accepts beyond what its validator checks.
+    public struct Configuration: Sendable {
+        /// The environment the endpoint answers for; nil answers for both (no 21007/21008).
+        public var environment: AppleVerifyReceiptEnvironment?
+        /// The bundle ids accepted; empty accepts any.
+        public var acceptedBundleIDs: Set<String>
+        /// The shared secrets accepted as `password`; empty checks none (no 21004).
+        public var sharedSecrets: Set<String>
+        /// The app's products: their subscription groups give `subscription_group_identifier`.
+        public var catalog: ProductCatalog
+
+        /// Creates a configuration; the defaults accept every environment, bundle id and password.
+        public init(
+            environment: AppleVerifyReceiptEnvironment? = nil, acceptedBundleIDs: Set<String> = [],
+            sharedSecrets: Set<String> = [], catalog: ProductCatalog = .empty
+        ) {
+            self.environment = environment
+            self.acceptedBundleIDs = acceptedBundleIDs
+            self.sharedSecrets = sharedSecrets
+            self.catalog = catalog
+        }
+    }
+
+    /// The request-level codes of the `receiptkit` object (validation failures use
+    /// ``ReceiptValidationError/Code`` raw values).
+    public enum FailureCode {
+        /// The body is not JSON, or not a JSON object.
+        public static let notJSONObject = "not_json_object"
+        /// The request is not a POST.
+        public static let notPOST = "not_post"
+        /// The body is larger than the service accepts.
+        public static let bodyTooLarge = "body_too_large"
+        /// `receipt-data` is missing or not a string.
+        public static let missingReceiptData = "missing_receipt_data"
+        /// A sandbox receipt was sent to a production endpoint.
+        public static let sandboxReceipt = "sandbox_receipt"
+        /// A production receipt was sent to a sandbox endpoint.
+        public static let productionReceipt = "production_receipt"
+        /// The receipt's bundle id is not one the endpoint accepts.
+        public static let bundleIDNotAccepted = "bundle_id_not_accepted"
+        /// The `password` is not one of the configured shared secrets.
+        public static let sharedSecretMismatch = "shared_secret_mismatch"
+        /// The service has more requests waiting than it queues (HTTP 503, status 21000).
+        public static let overloaded = "overloaded"
+    }
+
+    /// The validator that authenticates and parses receipts.
+    public let validator: ReceiptValidator
+    /// What the endpoint accepts.
+    public let configuration: Configuration
+
+    /// Creates an endpoint.
+    public init(validator: ReceiptValidator, configuration: Configuration = Configuration()) {
+        self.validator = validator
+        self.configuration = configuration
+    }
+
+    /// The response to a request body (the bytes of an HTTP POST).
+    public func respond(toBody body: some Collection<UInt8>, at requestDate: Date = Date()) -> AppleVerifyReceiptResponse {
+        guard let request = AppleVerifyReceiptRequest(jsonBody: body) else {
+            return AppleVerifyReceiptResponse(
+                status: .badRequest, code: FailureCode.notJSONObject, message: "the request body is not a JSON object")
+        }
+        return respond(to: request, at: requestDate)
+    }
+
+    /// The response to a request.
+    public func respond(to request: AppleVerifyReceiptRequest, at requestDate: Date = Date()) -> AppleVerifyReceiptResponse {
+        guard let receiptData = request.receiptData else {
+            return AppleVerifyReceiptResponse(
+                status: .malformedReceiptData, code: FailureCode.missingReceiptData,
+                message: "the request has no receipt-data string")
+        }
+        let validated: ValidatedReceipt
+        do {
+            validated = try validator.validate(base64Encoded: receiptData)
+        } catch {
+            return AppleVerifyReceiptResponse(error: error)
+        }
+        if let failure = check(validated.receipt, password: request.password) { return failure }
+        return AppleVerifyReceiptResponse(
+            validated: validated, latestReceipt: receiptData, requestDate: requestDate,
+            catalog: configuration.catalog, excludesOldTransactions: request.excludesOldTransactions)
+    }
+
+    /// Steps 3–5 on a verified receipt: environment, bundle id, shared secret.
+    private func check(_ receipt: Receipt, password: String?) -> AppleVerifyReceiptResponse? {
+        let environment = AppleVerifyReceiptEnvironment(receiptType: receipt.environment)
+        if let expected = configuration.environment, environment != expected {
+            let type = receipt.environment?.rawValue ?? "none"
+            return expected == .production
+                ? AppleVerifyReceiptResponse(
+                    status: .sandboxReceiptOnProduction, code: FailureCode.sandboxReceipt,
+                    message: "a sandbox receipt (receipt_type \(type)) was sent to the production endpoint")
+                : AppleVerifyReceiptResponse(
+                    status: .productionReceiptOnSandbox, code: FailureCode.productionReceipt,
+                    message: "a production receipt (receipt_type \(type)) was sent to the sandbox endpoint")
+        }
+        if !configuration.acceptedBundleIDs.isEmpty, !configuration.acceptedBundleIDs.contains(receipt.bundleID ?? "") {
+            return AppleVerifyReceiptResponse(
+                status: .notAuthenticated, code: FailureCode.bundleIDNotAccepted,
+                message: "the receipt is for bundle id '\(receipt.bundleID ?? "")', which this service does not accept")
+        }
+        if !configuration.sharedSecrets.isEmpty, !Self.matches(password, any: configuration.sharedSecrets) {
+            return AppleVerifyReceiptResponse(
+                status: .sharedSecretMismatch, code: FailureCode.sharedSecretMismatch,
+                message: password == nil ? "the request has no password (shared secret)" : "the password does not match a configured shared secret")
+        }
+        return nil
+    }
+
+    /// Compares the password with every secret without stopping at the first differing byte.
+    private static func matches(_ password: String?, any secrets: Set<String>) -> Bool {
+        guard let password else { return false }
+        let given = Array(password.utf8)
+        var found = false
+        for secret in secrets {
+            let expected = Array(secret.utf8)
+            var difference = UInt8(given.count == expected.count ? 0 : 1)
+            for index in 0..<max(given.count, expected.count) {
+                let left = index < given.count ? given[index] : 0
+                let right = index < expected.count ? expected[index] : 0
+                difference |= left ^ right
+            }
+            found = found || difference == 0
+        }
+        return found
+    }
+}

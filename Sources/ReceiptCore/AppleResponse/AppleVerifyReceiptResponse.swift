@@ -1,0 +1,154 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Apple's `verifyReceipt` response body, built from a local validation.
+///
+/// On success: `status` 0, `environment`, `receipt`, `latest_receipt_info` (when the receipt holds
+/// auto-renewable subscriptions) and `latest_receipt`. On failure: Apple's status code and one
+/// extension object, `"receiptkit": {"code", "message"}`, with ReceiptKit's stable error code
+/// (Apple's clients ignore keys they do not know).
+///
+/// `pending_renewal_info` is never present: renewal intent, billing retry and grace periods are
+/// not in a receipt, only on Apple's servers (App Store Server API).
+public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
+    /// `status`: 0 or Apple's error number.
+    public var status: AppleVerifyReceiptStatus
+    /// `environment`: `Production` or `Sandbox`.
+    public var environment: AppleVerifyReceiptEnvironment?
+    /// `receipt`: the app receipt's fields.
+    public var receipt: AppleResponseReceipt?
+    /// `latest_receipt_info`: the auto-renewable subscription transactions, oldest purchase first.
+    public var latestReceiptInfo: [AppleResponseTransaction]?
+    /// `latest_receipt`: the receipt as sent, base64.
+    public var latestReceipt: String?
+    /// `receiptkit`: why the status is not 0.
+    public var failure: Failure?
+
+    /// ReceiptKit's reason for a non-zero status.
+    public struct Failure: Hashable, Sendable, Codable {
+        /// A stable snake_case code: a ``ReceiptValidationError/Code`` raw value, or one of the
+        /// request-level codes of ``AppleVerifyReceiptEndpoint``.
+        public var code: String
+        /// A sentence for people.
+        public var message: String
+
+        /// Creates a failure.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// A failure response: `status` and the `receiptkit` object, nothing else.
+    public init(status: AppleVerifyReceiptStatus, code: String, message: String) {
+        self.status = status
+        self.failure = Failure(code: code, message: message)
+    }
+
+    /// The failure response for a receipt that did not validate.
+    public init(error: ReceiptValidationError) {
+        self.init(status: AppleVerifyReceiptStatus(error.code), code: error.code.rawValue, message: error.message)
+    }
+
+    /// The success response for a validated receipt.
+    /// - Parameters:
+    ///   - validated: The receipt that passed every check.
+    ///   - latestReceipt: The receipt as the client sent it (base64), echoed in `latest_receipt`.
+    ///   - requestDate: When the request is answered (`request_date`).
+    ///   - catalog: The app's products; its subscription groups give
+    ///     `subscription_group_identifier` in `latest_receipt_info` (absent for a product it does
+    ///     not list in a group).
+    ///   - excludesOldTransactions: Keep only the latest transaction of each subscription in
+    ///     `latest_receipt_info` (Apple's `exclude-old-transactions`).
+    public init(
+        validated: ValidatedReceipt, latestReceipt: String?, requestDate: Date,
+        catalog: ProductCatalog = .empty, excludesOldTransactions: Bool = false
+    ) {
+        let receipt = validated.receipt
+        self.status = .valid
+        self.environment = AppleVerifyReceiptEnvironment(receiptType: receipt.environment)
+        self.receipt = AppleResponseReceipt(receipt, requestDate: requestDate)
+        self.latestReceipt = latestReceipt
+        let subscriptions = Self.autoRenewableTransactions(of: receipt, latestOnly: excludesOldTransactions)
+        if !subscriptions.isEmpty {
+            self.latestReceiptInfo = subscriptions.map { purchase in
+                AppleResponseTransaction(purchase, subscriptionGroupIdentifier: purchase.productID.flatMap { catalog.subscriptionGroup(ofProduct: $0) })
+            }
+        }
+    }
+
+    /// The auto-renewable subscription purchases (by product type, or by an expiry date when the
+    /// type is absent), sorted by purchase date, oldest first (a stable sort: ties keep the
+    /// receipt's order); with `latestOnly`, the latest purchase of each original transaction id.
+    static func autoRenewableTransactions(of receipt: Receipt, latestOnly: Bool) -> [InAppPurchase] {
+        var subscriptions: [(index: Int, purchase: InAppPurchase)] = []
+        for (index, purchase) in receipt.inAppPurchases.enumerated() where purchase.isAutoRenewable {
+            subscriptions.append((index, purchase))
+        }
+        if latestOnly {
+            var latest: [String: (index: Int, purchase: InAppPurchase)] = [:]
+            var unkeyed: [(index: Int, purchase: InAppPurchase)] = []
+            for entry in subscriptions {
+                guard let key = entry.purchase.originalTransactionID ?? entry.purchase.transactionID else {
+                    unkeyed.append(entry)
+                    continue
+                }
+                if let current = latest[key], !entry.purchase.isLater(than: current.purchase) { continue }
+                latest[key] = entry
+            }
+            subscriptions = Array(latest.values) + unkeyed
+        }
+        let distantPast = -Double.greatestFiniteMagnitude
+        subscriptions.sort { left, right in
+            let leftDate = left.purchase.purchaseDate?.timeIntervalSince1970 ?? distantPast
+            let rightDate = right.purchase.purchaseDate?.timeIntervalSince1970 ?? distantPast
+            return leftDate != rightDate ? leftDate < rightDate : left.index < right.index
+        }
+        return subscriptions.map(\.purchase)
+    }
+
+    /// Writes `status`, `environment`, `receipt`, `latest_receipt_info`, `latest_receipt`,
+    /// `receiptkit`; absent members are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AppleResponseKey.self)
+        try container.encode(status, as: "status")
+        try container.encode(environment, as: "environment")
+        try container.encode(receipt, as: "receipt")
+        try container.encode(latestReceiptInfo, as: "latest_receipt_info")
+        try container.encode(latestReceipt, as: "latest_receipt")
+        try container.encode(failure, as: "receiptkit")
+    }
+
+    /// Reads Apple's names (unknown ones, such as `pending_renewal_info`, are ignored).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AppleResponseKey.self)
+        status = try container.decode("status") ?? .valid
+        environment = try container.decode("environment")
+        receipt = try container.decode("receipt")
+        latestReceiptInfo = try container.decode("latest_receipt_info")
+        latestReceipt = try container.decode("latest_receipt")
+        failure = try container.decode("receiptkit")
+    }
+}
+
+extension InAppPurchase {
+    /// Whether this purchase is an auto-renewable subscription period: by its product type, or,
+    /// without one, by having an expiry date.
+    var isAutoRenewable: Bool {
+        if let productType { return productType == .autoRenewableSubscription }
+        return expiresDate != nil
+    }
+
+    /// Whether this purchase is later than `other`: a later purchase date, or the same one and a
+    /// later expiry.
+    func isLater(than other: InAppPurchase) -> Bool {
+        let distantPast = -Double.greatestFiniteMagnitude
+        let mine = purchaseDate?.timeIntervalSince1970 ?? distantPast
+        let theirs = other.purchaseDate?.timeIntervalSince1970 ?? distantPast
+        if mine != theirs { return mine > theirs }
+        return (expiresDate?.timeIntervalSince1970 ?? distantPast) > (other.expiresDate?.timeIntervalSince1970 ?? distantPast)
+    }
+}

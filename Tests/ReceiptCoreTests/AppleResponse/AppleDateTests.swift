@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import ReceiptCore
+
+/// Apple's three date texts, and the hand-written Pacific time rule against Foundation's tz database.
+@Suite struct AppleDateTests {
+    @Test func summerInstantIsDaylightTime() throws {
+        let date = try #require(RFC3339.parse("2020-07-14T19:33:26Z"))
+        let apple = AppleDate(date)
+        #expect(apple.gmt == "2020-07-14 19:33:26 Etc/GMT")
+        #expect(apple.milliseconds == "1594755206000")
+        #expect(apple.pacific == "2020-07-14 12:33:26 America/Los_Angeles")
+    }
+
+    @Test func winterInstantIsStandardTimeAndCrossesMidnight() throws {
+        let date = try #require(RFC3339.parse("2015-11-24T06:34:41Z"))
+        let apple = AppleDate(date)
+        #expect(apple.gmt == "2015-11-24 06:34:41 Etc/GMT")
+        #expect(apple.milliseconds == "1448346881000")
+        #expect(apple.pacific == "2015-11-23 22:34:41 America/Los_Angeles")
+    }
+
+    @Test func millisecondsAreKeptAndRoundedDown() {
+        let apple = AppleDate(Date(timeIntervalSince1970: 1_644_081_228.6397))
+        #expect(apple.milliseconds == "1644081228639")
+        #expect(apple.gmt == "2022-02-05 17:13:48 Etc/GMT")
+        #expect(apple.pacific == "2022-02-05 09:13:48 America/Los_Angeles")
+    }
+
+    /// Every transition of 1990–2040 and every six hours of 2005–2035 agree with Foundation's
+    /// America/Los_Angeles (the rule is written out so that the output does not depend on the
+    /// server's tz database).
+    @Test func pacificOffsetAgreesWithFoundationsTimeZone() throws {
+        let zone = try #require(TimeZone(identifier: "America/Los_Angeles"))
+        var instant = try #require(RFC3339.parse("1990-01-01T00:00:00Z")).timeIntervalSince1970
+        let end = try #require(RFC3339.parse("2040-12-31T00:00:00Z")).timeIntervalSince1970
+        var transitions = 0
+        var checked = 0
+        while instant < end {
+            let date = Date(timeIntervalSince1970: instant)
+            let next = try #require(zone.nextDaylightSavingTimeTransition(after: date))
+            for probe in [next.timeIntervalSince1970 - 1, next.timeIntervalSince1970, next.timeIntervalSince1970 + 1] {
+                let seconds = Int64(probe)
+                let expected = zone.secondsFromGMT(for: Date(timeIntervalSince1970: probe))
+                #expect(PacificTime.offset(atUnixSeconds: seconds) == Int64(expected), "at \(seconds)")
+                checked += 1
+            }
+            transitions += 1
+            instant = next.timeIntervalSince1970 + 1
+        }
+        #expect(transitions > 100)
+        var probe = try #require(RFC3339.parse("2005-01-01T00:00:00Z")).timeIntervalSince1970
+        let stop = try #require(RFC3339.parse("2035-01-01T00:00:00Z")).timeIntervalSince1970
+        while probe < stop {
+            let expected = zone.secondsFromGMT(for: Date(timeIntervalSince1970: probe))
+            #expect(PacificTime.offset(atUnixSeconds: Int64(probe)) == Int64(expected), "at \(probe)")
+            probe += 6 * 3600
+            checked += 1
+        }
+        #expect(checked > 40_000)
+    }
+
+    @Test func civilDatesRoundTrip() {
+        for days in stride(from: Int64(-800_000), through: 800_000, by: 997) {
+            let civil = CivilDate(daysSinceEpoch: days)
+            #expect(CivilDate(year: civil.year, month: civil.month, day: civil.day).daysSinceEpoch == days)
+        }
+        #expect(CivilDate.weekday(0) == 4)  // 1970-01-01 was a Thursday
+        #expect(CivilDate.weekday(-4) == 0)
+        #expect(CivilDate.weekday(-5) == 6)
+    }
+}
