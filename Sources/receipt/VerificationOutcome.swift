@@ -27,6 +27,12 @@ struct VerificationOutcome: Sendable {
         return .invalid
     }
 
+    /// The error's message, with the crypto library's own text in brackets when it gave one.
+    static func fullMessage(of error: ReceiptValidationError) -> String {
+        guard let library = error.libraryMessage, !library.isEmpty else { return error.message }
+        return error.message + " [\(library)]"
+    }
+
     /// The error codes that mean "the input could not be read" (exit status 3).
     static let unreadableCodes: Set<ReceiptValidationError.Code> = [.receiptNotFound]
 }

@@ -45,8 +45,8 @@ struct VerificationRunner: Sendable {
     func verify(_ input: ReceiptInput) -> VerificationOutcome {
         let report: ReceiptValidationReport
         switch input.source {
-        case .file(let url):
-            report = validator.report(contentsOf: url)
+        case .file(let path):
+            report = validator.report(contentsOf: URL(filePath: path, directoryHint: .notDirectory))
         case .bytes(let bytes):
             report = validator.report(for: bytes)
         case .unreadable(let error):
@@ -66,7 +66,7 @@ struct VerificationRunner: Sendable {
         let maximumSize = validator.configuration.maximumReceiptSize
         let der: [UInt8]?
         switch input.source {
-        case .file(let url): der = try? ReceiptLoader.load(contentsOf: url, maximumSize: maximumSize)
+        case .file(let path): der = try? ReceiptLoader.load(path: path, maximumSize: maximumSize)
         case .bytes(let bytes): der = try? ReceiptLoader.load(bytes, maximumSize: maximumSize)
         case .unreadable: der = nil
         }
