@@ -81,7 +81,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptCLITests",
-            dependencies: ["ReceiptCore"]
+            // `receipt` for @testable access to its output writers (JSONByteWriter, the formatters).
+            dependencies: ["ReceiptCore", "ReceiptKit", "receipt"]
         ),
     ]
 )
