@@ -48,7 +48,7 @@ struct HumanReport {
     private func receiptLines(_ receipt: Receipt) -> [String] {
         var lines: [String] = []
         func add(_ name: String, _ value: String?) {
-            let padded = (name + ":").padding(toLength: 19, withPad: " ", startingAt: 0)
+            let padded = name + ":" + String(repeating: " ", count: max(0, 18 - name.count))
             lines.append("  \(padded)\(value ?? "-")")
         }
         add("Environment", receipt.environment?.rawValue)

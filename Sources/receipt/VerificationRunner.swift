@@ -46,7 +46,16 @@ struct VerificationRunner: Sendable {
         let report: ReceiptValidationReport
         switch input.source {
         case .file(let path):
-            report = validator.report(contentsOf: URL(filePath: path, directoryHint: .notDirectory))
+            // A DER file (or base64 text holding DER) is read here, by path, and validated as the
+            // validator would validate it after reading it itself (the loader returns DER as it
+            // is), without building and resolving a URL for every file of a batch. Anything else,
+            // failures included, goes through the validator's own file path for its exact answer.
+            let maximumSize = validator.configuration.maximumReceiptSize
+            if let der = try? ReceiptLoader.load(path: path, maximumSize: maximumSize), der.first == 0x30 {
+                report = validator.report(for: der)
+            } else {
+                report = validator.report(contentsOf: URL(filePath: path, directoryHint: .notDirectory))
+            }
         case .bytes(let bytes):
             report = validator.report(for: bytes)
         case .unreadable(let error):
