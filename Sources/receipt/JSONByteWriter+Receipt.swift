@@ -17,9 +17,11 @@ extension JSONByteWriter {
         if let value = receipt.expirationDate { key("expiration_date"); date(value) }
         key("in_app")
         beginArray()
-        for purchase in receipt.inAppPurchases {
+        // By index: the purchase is lent to inAppPurchase(_:), not copied out of the array.
+        let purchases = receipt.inAppPurchases
+        for index in purchases.indices {
             nextElement()
-            inAppPurchase(purchase)
+            inAppPurchase(purchases[index])
         }
         endArray()
         if let value = receipt.opaqueValue { key("opaque_value"); hex(value) }
@@ -58,13 +60,24 @@ extension JSONByteWriter {
     }
 
     /// Writes an array of raw attributes.
+    ///
+    /// The renewals of a subscription carry the same undocumented attributes, and the parser lets
+    /// such purchases share one list: a list equal to the one written last (`==` is one pointer
+    /// comparison for a shared list) at the same depth gets a copy of that text.
     mutating func attributes(_ attributes: [ReceiptAttribute]) {
+        if let last = lastAttributes, last.depth == nestingDepth, last.list == attributes {
+            bytes.append(contentsOf: last.text)
+            noteValueWritten()
+            return
+        }
+        let start = bytes.count
         beginArray()
-        for attribute in attributes {
+        for index in attributes.indices {
             nextElement()
-            self.attribute(attribute)
+            attribute(attributes[index])
         }
         endArray()
+        if !attributes.isEmpty { lastAttributes = (attributes, Array(bytes[start...]), nestingDepth) }
     }
 
     /// Writes a raw attribute: `type`, `value_hex`, `version` (`type_hex` / `version_hex` when a

@@ -21,6 +21,8 @@ struct JSONByteWriter {
     private var depth = 0
     /// Whether the container being written has no member or element yet.
     private var isEmpty = true
+    /// The raw attribute list written last and its text (see ``attributes(_:)``).
+    var lastAttributes: (list: [ReceiptAttribute], text: [UInt8], depth: Int)?
 
     /// A writer appending to `bytes`.
     init(appendingTo bytes: [UInt8] = [], pretty: Bool) {
@@ -49,13 +51,18 @@ struct JSONByteWriter {
     mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        if isPretty {
-            bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
-        } else {
-            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        }
+        raw(name)
+        bytes.append(UInt8(ascii: "\""))
+        if isPretty { bytes.append(0x20) }
+        bytes.append(UInt8(ascii: ":"))
+        if isPretty { bytes.append(0x20) }
     }
+
+    /// How many containers are open.
+    var nestingDepth: Int { depth }
+
+    /// Records that a whole value was appended to ``bytes`` directly (as a closed container).
+    mutating func noteValueWritten() { isEmpty = false }
 
     private mutating func open(_ bracket: UInt8) {
         bytes.append(bracket)
@@ -82,61 +89,87 @@ struct JSONByteWriter {
 
     private mutating func newline() {
         bytes.append(0x0A)
-        for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
+        for _ in 0..<depth { raw("  ") }
     }
 
     // MARK: Values
 
     /// Writes `null`.
-    mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    mutating func null() { raw("null") }
+
+    /// Appends ASCII text as it is.
+    private mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
 
     /// Writes `true` or `false`.
     mutating func bool(_ value: Bool) {
-        if value {
-            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-        } else {
-            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
-        }
+        if value { raw("true") } else { raw("false") }
     }
 
     /// Writes an integer in decimal.
     mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        let magnitude = value.magnitude
+        if magnitude < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: magnitude) &+ 0x30)
+            return
+        }
         var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-                magnitude /= 10
-            } while magnitude != 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
+        var rest = magnitude
+        while rest != 0 {
+            count += 1
+            rest /= 10
+        }
+        let end = bytes.count + count
+        bytes.append(contentsOf: repeatElement(0x30, count: count))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var rest = magnitude
+            var index = end
+            while rest != 0 {
+                index -= 1
+                buffer[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            }
         }
     }
 
     /// Writes bytes as a lowercase hexadecimal string.
     mutating func hex(_ value: [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        bytes.reserveCapacity(bytes.count + value.count * 2 + 1)
-        for byte in value {
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0x30, count: value.count * 2))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var index = start
+            for byte in value {
+                buffer[index] = Self.hexDigit(byte >> 4)
+                buffer[index + 1] = Self.hexDigit(byte & 0x0F)
+                index += 2
+            }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lowercase hexadecimal digit of a nibble.
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
+    }
 
     /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``).
     mutating func date(_ value: Date) {
-        string(RFC3339.string(from: value))
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Writes a string, escaped.
     mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { appendQuoted($0) }
+        // Native strings lend their UTF-8 storage; only a bridged one is copied to native first.
+        if value.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            var value = value
+            value.withUTF8 { appendQuoted($0) }
+        }
     }
 
     private mutating func string(_ value: StaticString) {
@@ -172,7 +205,11 @@ struct JSONByteWriter {
         if let short {
             bytes.append(short)
         } else {
-            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(0x30)
+            bytes.append(0x30)
+            bytes.append(Self.hexDigit(byte >> 4))
+            bytes.append(Self.hexDigit(byte & 0x0F))
         }
     }
 }
