@@ -1,3 +1,4 @@
+import Foundation
 import ReceiptKit
 
 /// The printed lines of the certificate chains already described, so that a batch of receipts
@@ -35,5 +36,20 @@ struct CertificateSummaryCache {
         entries.insert((chain, lines), at: 0)
         if entries.count > Self.capacity { entries.removeLast() }
         return lines
+    }
+}
+
+/// A ``CertificateSummaryCache`` shared by the worker threads that format outcomes.
+final class SharedCertificateSummaries: @unchecked Sendable {
+    // @unchecked: `cache` is only touched under `lock`.
+    private let lock = NSLock()
+    private var cache = CertificateSummaryCache()
+
+    /// An empty cache.
+    init() {}
+
+    /// The lines describing `chain` (see ``CertificateSummaryCache/lines(for:)``).
+    func lines(for chain: [Certificate]) -> [String] {
+        lock.withLock { cache.lines(for: chain) }
     }
 }

@@ -10,7 +10,7 @@ struct HumanReport {
     let backendName: String
 
     /// The whole block, ending with a newline; certificate lines come from (and go to) `summaries`.
-    func text(summaries: inout CertificateSummaryCache) -> String {
+    func text(summaries: SharedCertificateSummaries) -> String {
         var lines: [String] = []
         lines.append("\(outcome.label): \(verdict)")
         let report = outcome.report
@@ -28,7 +28,7 @@ struct HumanReport {
         } else if let time = report.verificationTime {
             lines.append("  Checked at:        \(RFC3339.string(from: time)) by \(backendName)")
         }
-        lines += chainLines(report, summaries: &summaries)
+        lines += chainLines(report, summaries: summaries)
         var text = lines.joined(separator: "\n") + "\n"
         if let receipt = report.receipt {
             text += purchasesTable(receipt.inAppPurchases)
@@ -66,7 +66,7 @@ struct HumanReport {
         return lines
     }
 
-    private func chainLines(_ report: ReceiptValidationReport, summaries: inout CertificateSummaryCache) -> [String] {
+    private func chainLines(_ report: ReceiptValidationReport, summaries: SharedCertificateSummaries) -> [String] {
         let certificates: [Certificate]
         var lines: [String] = []
         if !report.signerChain.isEmpty {

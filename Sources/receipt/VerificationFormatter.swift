@@ -1,15 +1,19 @@
-/// Prints verification outcomes in one output format, one at a time, in input order, into a byte
-/// buffer. Each format is one conforming type; ``OutputFormat/formatter(backendName:)`` picks it.
-protocol VerificationFormatter {
+/// Prints verification outcomes in one output format into byte buffers. Each format is one
+/// conforming type; ``OutputFormat/formatter(backendName:)`` picks it.
+///
+/// Outcomes are formatted on the worker threads that verified them, each into its own buffer, and
+/// the buffers are printed in input order: ``write(_:index:of:into:)`` depends only on the outcome
+/// and its position, never on the outcomes before it.
+protocol VerificationFormatter: Sendable {
     /// Appends the outcome of input number `index` (0-based) of `count` to `output`.
-    mutating func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8])
+    func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8])
     /// Appends what closes the output after the last outcome (the JSON array's bracket).
-    mutating func finish(count: Int, into output: inout [UInt8])
+    func finish(count: Int, into output: inout [UInt8])
 }
 
 extension VerificationFormatter {
     /// Nothing closes the output by default.
-    mutating func finish(count: Int, into output: inout [UInt8]) {}
+    func finish(count: Int, into output: inout [UInt8]) {}
 }
 
 extension OutputFormat {
@@ -57,8 +61,8 @@ struct JSONFormatter: VerificationFormatter {
 struct HumanFormatter: VerificationFormatter {
     /// The backend's name, shown in each block.
     let backendName: String
-    /// The summaries of the chains seen so far.
-    private var summaries = CertificateSummaryCache()
+    /// The summaries of the chains seen so far, shared by the worker threads.
+    private let summaries = SharedCertificateSummaries()
 
     /// A formatter naming `backendName`.
     init(backendName: String) {
@@ -66,9 +70,9 @@ struct HumanFormatter: VerificationFormatter {
     }
 
     /// Appends the block (after a blank line unless it is the first).
-    mutating func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
+    func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         if index > 0 { output.append(0x0A) }
         let report = HumanReport(outcome: outcome, backendName: backendName)
-        output.append(contentsOf: report.text(summaries: &summaries).utf8)
+        output.append(contentsOf: report.text(summaries: summaries).utf8)
     }
 }

@@ -115,14 +115,19 @@ struct VerifyCommand: AsyncParsableCommand {
             StandardError.write("receipt: skipped \(skipped)\n")
         }
         let inputs = expansion.inputs
-        var formatter = format.formatter(backendName: backend.name)
+        let formatter = format.formatter(backendName: backend.name)
         var output = BufferedOutput()
         let progress = ProgressBar.forTerminal(total: inputs.count)
         let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
         var tally = VerificationTally()
-        await runner.run(inputs, progress: progress) { outcome in
-            tally.count(outcome.status)
-            formatter.write(outcome, index: tally.total - 1, of: inputs.count, into: &output.bytes)
+        let count = inputs.count
+        await runner.run(inputs, progress: progress) { outcome, index in
+            var text: [UInt8] = []
+            formatter.write(outcome, index: index, of: count, into: &text)
+            return text
+        } emit: { status, text in
+            tally.count(status)
+            output.bytes.append(contentsOf: text)
             if output.bytes.count >= output.chunkSize {
                 progress?.clearForOutput()
                 output.flush()

@@ -7,8 +7,8 @@ import Testing
 /// them for every receipt.
 @Suite("certificate summaries per chain")
 struct CertificateSummaryCacheTests {
-    @Test("a batch over several chains prints what a fresh cache prints for each receipt")
-    func sameTextAsUncached() throws {
+    @Test("a batch over several chains prints what a fresh cache prints for each receipt, also from many threads")
+    func sameTextAsUncached() async throws {
         let validator = try ReceiptValidator()
         let names = try ReceiptCLI.appleReceiptNames()
         var outcomes: [VerificationOutcome] = []
@@ -16,18 +16,30 @@ struct CertificateSummaryCacheTests {
             let report = validator.report(contentsOf: ReceiptCLI.realReceipt(name))
             outcomes.append(VerificationOutcome(label: name, report: report))
         }
-        var shared = CertificateSummaryCache()
+        let shared = SharedCertificateSummaries()
         var distinctChains: [[Certificate]] = []
         for outcome in outcomes {
             #expect(!outcome.report.signerChain.isEmpty, "\(outcome.label)")
             if !distinctChains.contains(outcome.report.signerChain) { distinctChains.append(outcome.report.signerChain) }
-            var fresh = CertificateSummaryCache()
+            let fresh = SharedCertificateSummaries()
             let report = HumanReport(outcome: outcome, backendName: "b")
-            #expect(report.text(summaries: &shared) == report.text(summaries: &fresh))
-            #expect(report.text(summaries: &fresh).contains("Certificate chain (verified, leaf first):\n    0  "))
+            #expect(report.text(summaries: shared) == report.text(summaries: fresh))
+            #expect(report.text(summaries: fresh).contains("Certificate chain (verified, leaf first):\n    0  "))
         }
         #expect(distinctChains.count > 1)
         #expect(distinctChains.count <= CertificateSummaryCache.capacity)
+        // Formatting on several threads at once (as the runner does) gives the same text.
+        let concurrent = SharedCertificateSummaries()
+        let expected = outcomes.map { HumanReport(outcome: $0, backendName: "b").text(summaries: SharedCertificateSummaries()) }
+        let texts = await withTaskGroup(of: (Int, String).self) { group in
+            for (index, outcome) in outcomes.enumerated() {
+                group.addTask { (index, HumanReport(outcome: outcome, backendName: "b").text(summaries: concurrent)) }
+            }
+            var texts = [String](repeating: "", count: outcomes.count)
+            for await (index, text) in group { texts[index] = text }
+            return texts
+        }
+        #expect(texts == expected)
     }
 
     @Test("more distinct chains than the cache holds: every lookup still describes its own chain")
