@@ -121,13 +121,15 @@ struct VerifyCommand: AsyncParsableCommand {
         let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
         var tally = VerificationTally()
         let count = inputs.count
+        let buffers = BufferPool()
         await runner.run(inputs, progress: progress) { outcome, index in
-            var text: [UInt8] = []
+            var text = buffers.take()
             formatter.write(outcome, index: index, of: count, into: &text)
             return text
         } emit: { status, text in
             tally.count(status)
             output.bytes.append(contentsOf: text)
+            buffers.giveBack(text)
             if output.bytes.count >= output.chunkSize {
                 progress?.clearForOutput()
                 output.flush()
