@@ -92,7 +92,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptCLITests",
-            dependencies: ["ReceiptCore", "ReceiptTestSupport"]
+            // `receipt` for @testable access to its output writers (JSONByteWriter, the formatters).
+            dependencies: ["ReceiptCore", "ReceiptKit", "receipt", "ReceiptTestSupport"]
         ),
     ]
 )

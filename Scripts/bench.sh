@@ -2,7 +2,9 @@
 # Runs the ReceiptKit benchmarks (Benchmarks/, a separate package depending on this one with the
 # OpenSSL and GnuTLS traits) in release mode and prints the table with the C baseline ratios.
 #   Scripts/bench.sh            full run (about two minutes, plus the first release builds)
-#   Scripts/bench.sh --quick    shorter batches
+#   Scripts/bench.sh --quick    shorter batches (and 2,000 / 40 files in the end-to-end lines)
+#   Scripts/bench.sh --cli-only only the end-to-end lines of the `receipt` tool (20,000 copies of
+#                               the 1-purchase fixture, 200 of the real 187-purchase receipt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -12,6 +14,8 @@ static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -o
 # added to this package since the last benchmark build: drop the descriptions so they are re-planned.
 rm -f "$scratch"/*/release/description.json "$static_scratch"-*/*/release/description.json
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt-bench >&2
+# The `receipt` tool itself (both backends), for the end-to-end lines.
+swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt >&2
 # The whole-process memory probe, once per backend, each built with that backend's trait alone (as a
 # server would be) and the static Swift runtime (as a server image would be).
 probes=()
@@ -20,4 +24,4 @@ for backend in openssl gnutls; do
         --scratch-path "$static_scratch-$backend" --product receipt-memory >&2
     probes+=(--memory-probe "$backend=$static_scratch-$backend/release/receipt-memory")
 done
-"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" "$@"
+"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" --cli "$scratch/release/receipt" "$@"

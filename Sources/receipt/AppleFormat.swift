@@ -12,7 +12,7 @@ extension VerificationRunner {
         do throws(ReceiptValidationError) {
             let der: [UInt8]
             switch input.source {
-            case .file(let url): der = try ReceiptLoader.load(contentsOf: url, maximumSize: maximumSize)
+            case .file(let path): der = try ReceiptLoader.load(path: path, maximumSize: maximumSize)
             case .bytes(let bytes): der = try ReceiptLoader.load(bytes, maximumSize: maximumSize)
             case .unreadable(let error): throw error
             }
@@ -34,21 +34,30 @@ extension VerificationRunner {
     }
 }
 
-extension VerificationWriter {
-    /// Prints Apple's response for one input: pretty (in an array for several inputs) or one line.
-    func writeApple(_ outcome: VerificationOutcome, index: Int, of count: Int) {
+/// `--format apple`: Apple's `verifyReceipt` response, pretty (an array of them for several
+/// inputs) or, with `--ndjson`, one compact line per input.
+struct AppleFormatter: VerificationFormatter {
+    /// Whether each response is one compact line (`--ndjson`).
+    let isLinePerInput: Bool
+
+    /// Appends the response of one input.
+    func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         let response = outcome.appleResponse ?? AppleVerifyReceiptResponse(
             status: .notAuthenticated, code: ReceiptValidationError.Code.backendFailure.rawValue,
-            message: "no response was computed")
-        if format == .appleNDJSON {
-            StandardOutput.write(String(decoding: response.jsonBytes(), as: UTF8.self) + "\n")
+            message: "No response was computed.")
+        if isLinePerInput {
+            output.append(contentsOf: response.jsonBytes())
+            output.append(0x0A)
             return
         }
-        let object = String(decoding: response.jsonBytes(prettyPrinted: true), as: UTF8.self)
-        if count == 1 {
-            StandardOutput.write(object + "\n")
-        } else {
-            StandardOutput.write((index == 0 ? "[\n" : ",\n") + object)
-        }
+        if count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
+        output.append(contentsOf: response.jsonBytes(prettyPrinted: true))
+        if count == 1 { output.append(0x0A) }
+    }
+
+    /// Closes the array of several responses (`[]` for none).
+    func finish(count: Int, into output: inout [UInt8]) {
+        guard !isLinePerInput, count != 1 else { return }
+        output.append(contentsOf: Array((count == 0 ? "[]\n" : "\n]\n").utf8))
     }
 }

@@ -28,6 +28,6 @@ struct CertificateSummary: Sendable {
 
     /// `2024-07-24T14:50:03Z … 2026-08-23T14:50:02Z`.
     var validity: String {
-        "\(notBefore.map(RFC3339Text.string(from:)) ?? "?") … \(notAfter.map(RFC3339Text.string(from:)) ?? "?")"
+        "\(notBefore.map(RFC3339.string(from:)) ?? "?") … \(notAfter.map(RFC3339.string(from:)) ?? "?")"
     }
 }

@@ -44,12 +44,12 @@ struct DumpJSON: Encodable {
     var file: String
     var container: ContainerJSON?
     var receipt: Receipt?
-    var error: VerificationJSON.ErrorJSON?
+    var error: ErrorJSON?
 
     init(_ dump: ReceiptDump) {
         file = dump.label
         receipt = dump.receipt
-        error = dump.error.map { VerificationJSON.ErrorJSON(code: $0.code.rawValue, message: $0.message) }
+        error = dump.error.map { ErrorJSON(code: $0.code.rawValue, message: $0.message) }
         container = dump.container.map { container in
             ContainerJSON(
                 encoding: container.encoding.rawValue,

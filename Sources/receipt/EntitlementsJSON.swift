@@ -58,7 +58,15 @@ struct EntitlementsJSON: Encodable {
 
     var at: Date?
     var valid: Bool
-    var error: VerificationJSON.ErrorJSON?
+    /// The `error` member of an invalid receipt.
+    struct ErrorJSON: Encodable {
+        /// The stable snake_case code, e.g. `certificate_expired`.
+        var code: String
+        /// The explanation, with the crypto library's own text in brackets when it gave one.
+        var message: String
+    }
+
+    var error: ErrorJSON?
     var originalApplicationVersion: String?
     var products: [Product]?
     var groups: [Group]?
@@ -87,7 +95,7 @@ struct EntitlementsJSON: Encodable {
         valid = false
         var message = error.message
         if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
-        self.error = VerificationJSON.ErrorJSON(code: error.code.rawValue, message: message)
+        self.error = ErrorJSON(code: error.code.rawValue, message: message)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -9,10 +9,10 @@ struct HumanReport {
     /// The backend that verified it.
     let backendName: String
 
-    /// The whole block, ending with a newline.
-    var text: String {
+    /// The whole block, ending with a newline; certificate lines come from (and go to) `summaries`.
+    func text(summaries: SharedCertificateSummaries) -> String {
         var lines: [String] = []
-        lines.append("\(outcome.label == "-" ? "(stdin)" : outcome.label): \(verdict)")
+        lines.append("\(outcome.label): \(verdict)")
         let report = outcome.report
         if let receipt = report.receipt {
             if !report.isValid {
@@ -21,14 +21,14 @@ struct HumanReport {
             lines += receiptLines(receipt)
         }
         if let time = report.verificationTime, report.trust != nil {
-            var how = "  Verified:          chain at \(RFC3339Text.string(from: time)) by \(backendName)"
+            var how = "  Verified:          chain at \(RFC3339.string(from: time)) by \(backendName)"
             if let digest = report.digestAlgorithm { how += ", \(digest)" }
             if let trust = report.trust { how += ", \(Self.describe(trust))" }
             lines.append(how)
         } else if let time = report.verificationTime {
-            lines.append("  Checked at:        \(RFC3339Text.string(from: time)) by \(backendName)")
+            lines.append("  Checked at:        \(RFC3339.string(from: time)) by \(backendName)")
         }
-        lines += chainLines(report)
+        lines += chainLines(report, summaries: summaries)
         var text = lines.joined(separator: "\n") + "\n"
         if let receipt = report.receipt {
             text += purchasesTable(receipt.inAppPurchases)
@@ -41,24 +41,23 @@ struct HumanReport {
         guard let error = outcome.report.error else {
             return outcome.report.isValid ? "VALID" : "INVALID"
         }
-        let message = outcome.displayedMessage(for: error)
         let word = outcome.status == .unreadable ? "UNREADABLE" : "INVALID"
-        return "\(word): \(error.code.rawValue) — \(message)"
+        return "\(word): \(error.code.rawValue) — \(outcome.displayedMessage(for: error))"
     }
 
     private func receiptLines(_ receipt: Receipt) -> [String] {
         var lines: [String] = []
         func add(_ name: String, _ value: String?) {
-            let padded = (name + ":").padding(toLength: 19, withPad: " ", startingAt: 0)
+            let padded = name + ":" + String(repeating: " ", count: max(0, 18 - name.count))
             lines.append("  \(padded)\(value ?? "-")")
         }
         add("Environment", receipt.environment?.rawValue)
         add("Bundle ID", receipt.bundleID)
         add("App version", receipt.applicationVersion)
         add("Original version", receipt.originalApplicationVersion)
-        add("Created", receipt.creationDate.map(RFC3339Text.string(from:)))
-        if let date = receipt.originalPurchaseDate { add("Original purchase", RFC3339Text.string(from: date)) }
-        add("Expires", receipt.expirationDate.map(RFC3339Text.string(from:)) ?? "never")
+        add("Created", receipt.creationDate.map(RFC3339.string(from:)))
+        if let date = receipt.originalPurchaseDate { add("Original purchase", RFC3339.string(from: date)) }
+        add("Expires", receipt.expirationDate.map(RFC3339.string(from:)) ?? "never")
         switch outcome.report.deviceHashMatches {
         case true?: add("Device hash", "matches")
         case false?: add("Device hash", "DOES NOT MATCH")
@@ -67,7 +66,7 @@ struct HumanReport {
         return lines
     }
 
-    private func chainLines(_ report: ReceiptValidationReport) -> [String] {
+    private func chainLines(_ report: ReceiptValidationReport, summaries: SharedCertificateSummaries) -> [String] {
         let certificates: [Certificate]
         var lines: [String] = []
         if !report.signerChain.isEmpty {
@@ -79,12 +78,7 @@ struct HumanReport {
         } else {
             return []
         }
-        for (index, certificate) in certificates.enumerated() {
-            let summary = CertificateSummary(certificate)
-            lines.append("    \(index)  \(summary.subject)")
-            lines.append("       valid \(summary.validity)")
-        }
-        return lines
+        return lines + summaries.lines(for: certificates)
     }
 
     private func purchasesTable(_ purchases: [InAppPurchase]) -> String {
@@ -96,9 +90,9 @@ struct HumanReport {
                 purchase.quantity.map(String.init) ?? "-",
                 purchase.transactionID ?? "-",
                 purchase.originalTransactionID ?? "-",
-                purchase.purchaseDate.map(RFC3339Text.string(from:)) ?? "-",
-                purchase.expiresDate.map(RFC3339Text.string(from:)) ?? "-",
-                purchase.cancellationDate.map(RFC3339Text.string(from:)) ?? "-",
+                purchase.purchaseDate.map(RFC3339.string(from:)) ?? "-",
+                purchase.expiresDate.map(RFC3339.string(from:)) ?? "-",
+                purchase.cancellationDate.map(RFC3339.string(from:)) ?? "-",
             ])
         }
         return "  Purchases (\(purchases.count)):\n" + table.render(indent: "    ")

@@ -18,7 +18,7 @@ struct ReceiptDump {
         do throws(ReceiptValidationError) {
             let der: [UInt8]
             switch source {
-            case .file(let url): der = try ReceiptLoader.load(contentsOf: url)
+            case .file(let path): der = try ReceiptLoader.load(path: path)
             case .bytes(let bytes): der = try ReceiptLoader.load(bytes)
             case .unreadable(let error): throw error
             }

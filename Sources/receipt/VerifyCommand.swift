@@ -9,15 +9,16 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Verify receipts: signature, Apple certificate chain, and the checks you ask for.",
         discussion: """
             Each FILE is a receipt (DER, or base64 text; detected automatically), `-` for standard \
-            input, or a directory (every regular file directly inside it, sorted by name). Several \
-            receipts are verified in parallel and printed in input order.
+            input (shown as `-` in every output format), or a directory (every regular file \
+            directly inside it, or link to one, sorted by name; links to nothing are reported as \
+            skipped on stderr). Several receipts are verified in parallel and printed in input order.
 
             The certificate chain is checked at the receipt's creation date by default: Apple's \
             signing certificates expire while the receipts they signed stay valid, so `--at now` \
             rejects most real receipts with certificate_expired.
 
             Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error, 3 a file \
-            (or a --root certificate) could not be read.
+            (or a --root certificate) could not be read, or a directory holds no receipt file.
 
             Examples:
               receipt verify app.receipt
@@ -120,30 +121,48 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(status: .usage, message: "the trust anchors were rejected: \(error)")
         }
-        let inputs = ReceiptInput.expand(files, maximumSize: validator.configuration.maximumReceiptSize)
+        let expansion = ReceiptInput.expand(files, maximumSize: validator.configuration.maximumReceiptSize)
+        for skipped in expansion.skipped {
+            StandardError.write("receipt: skipped \(skipped)\n")
+        }
+        let inputs = expansion.inputs
         let format = outputFormat
-        let writer = VerificationWriter(format: format, backendName: backend.name)
+        let formatter = format.formatter(backendName: backend.name)
+        var output = BufferedOutput()
         let progress = ProgressBar.forTerminal(total: inputs.count)
         var runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
         runner.answersAsApple = format == .apple || format == .appleNDJSON
         var tally = VerificationTally()
-        await runner.run(inputs, progress: progress) { outcome in
-            tally.count(outcome.status)
-            progress?.clearForOutput()
-            writer.write(outcome, index: tally.total - 1, of: inputs.count)
-            StandardOutput.flush()
-            progress?.redrawAfterOutput()
+        let count = inputs.count
+        let buffers = BufferPool()
+        await runner.run(inputs, progress: progress) { outcome, index in
+            var text = buffers.take()
+            formatter.write(outcome, index: index, of: count, into: &text)
+            return text
+        } emit: { status, text in
+            tally.count(status)
+            output.bytes.append(contentsOf: text)
+            buffers.giveBack(text)
+            if output.bytes.count >= output.chunkSize {
+                progress?.clearForOutput()
+                output.flush()
+                progress?.redrawAfterOutput()
+            }
         }
-        writer.finish(count: inputs.count)
-        StandardOutput.flush()
+        formatter.finish(count: inputs.count, into: &output.bytes)
+        output.flush()
         if inputs.count > 1 && format != .json && format != .apple {
             StandardError.write(tally.summary + "\n")
         }
-        if inputs.isEmpty {
+        for directory in expansion.emptyDirectories {
+            StandardError.write("receipt: \(directory) holds no receipt file\n")
+        }
+        if inputs.isEmpty && expansion.emptyDirectories.isEmpty {
             StandardError.write("receipt: no receipt files found\n")
         }
-        if tally.exitStatus != .success {
-            throw tally.exitStatus.exitCode
+        let status = expansion.emptyDirectories.isEmpty ? tally.exitStatus : .unreadable
+        if status != .success {
+            throw status.exitCode
         }
     }
 

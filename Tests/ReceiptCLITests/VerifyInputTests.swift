@@ -92,12 +92,49 @@ struct VerifyInputTests {
         #expect(!result.stderr.contains("\r"))
     }
 
-    @Test("an empty directory verifies nothing and says so")
+    @Test("a directory without receipt files verifies nothing, says so and exits 3, in every format")
     func emptyDirectory() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("no receipt"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("only-a-subdirectory"), withIntermediateDirectories: false)
+        for format in [["--ndjson"], [], ["--json"]] {
+            let result = try ReceiptCLI.run(["verify"] + format + [directory.path])
+            #expect(result.status == 3, "\(format)")
+            #expect(result.stderr.contains("\(directory.path) holds no receipt file"))
+            #expect(format == ["--json"] ? result.stdout == "[]\n" : result.stdout.isEmpty)
+        }
+        // Beside a valid receipt, the empty directory still makes the run exit 3.
+        let mixed = try ReceiptCLI.run(["verify", "--ndjson", Self.sample.path, directory.path])
+        #expect(mixed.status == 3)
+        #expect(mixed.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("links in a directory: to a receipt verified under the link's name, to nothing skipped on stderr")
+    func directoryLinks() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manager = FileManager.default
+        try manager.copyItem(at: Self.sample, to: directory.appendingPathComponent("a.receipt"))
+        try manager.createSymbolicLink(atPath: directory.appendingPathComponent("b-link.receipt").path, withDestinationPath: Self.sample.path)
+        try manager.createSymbolicLink(atPath: directory.appendingPathComponent("c-dangling.receipt").path, withDestinationPath: "/nonexistent/receipt")
+        try manager.createSymbolicLink(atPath: directory.appendingPathComponent("d-dir-link").path, withDestinationPath: directory.path)
+        let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path + "/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)).file }
+        #expect(files == [directory.path + "/a.receipt", directory.path + "/b-link.receipt"])
+        #expect(result.stderr.contains("receipt: skipped \(directory.path)/c-dangling.receipt: a link to nothing"))
+        #expect(!result.stderr.contains("d-dir-link"))
+    }
+
+    @Test("standard input is named - in text, JSON and NDJSON output")
+    func standardInputName() throws {
+        let bytes = try Data(contentsOf: Self.sample)
+        let text = try ReceiptCLI.run(["verify", "-"], stdin: bytes)
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("-: VALID\n"))
+        for format in ["--json", "--ndjson"] {
+            let result = try ReceiptCLI.run(["verify", format, "-"], stdin: bytes)
+            #expect(try VerifyOutputShape.decode(result.stdout).file == "-")
+        }
     }
 }

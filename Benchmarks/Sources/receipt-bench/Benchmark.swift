@@ -129,17 +129,17 @@ struct Benchmark {
                 let scaling = Measure.scaling(threads: cores) { n in
                     for _ in 0..<n { precondition((try? validator.validate(der)) != nil) }
                 }
-                figures[Key(backend: backend.name, fixture: name, what: "scaling")] = scaling.all / scaling.one
+                figures[Key(backend: backend.name, fixture: name, what: "scaling")] = scaling.median
                 rows.append(Row(
                     backend: backend.name, fixture: name, size: size, what: "full, warm cache, \(cores) cores",
                     secondsPerOp: nil, opsPerSecond: scaling.all,
-                    comparison: String(format: "%.2f× one core (%.0f ops/s alongside)", scaling.all / scaling.one, scaling.one)))
+                    comparison: String(format: "%.2f× one core (%.2f–%.2f; %.0f ops/s alongside)", scaling.median, scaling.low, scaling.high, scaling.one)))
                 if let runner = c.sendableRunner {
                     let cScaling = Measure.scaling(threads: cores, runner)
                     rows.append(Row(
                         backend: backend.name, fixture: name, size: size, what: "C: library PKCS7 verify, \(cores) cores",
                         secondsPerOp: nil, opsPerSecond: cScaling.all,
-                        comparison: String(format: "%.2f× one core", cScaling.all / cScaling.one)))
+                        comparison: String(format: "%.2f× one core (%.2f–%.2f)", cScaling.median, cScaling.low, cScaling.high)))
                 }
 
                 // Peak memory (child process, cold cache, from the file).
@@ -209,7 +209,7 @@ struct Benchmark {
         walkTime: [String: Double]
     ) -> String {
         var out = "ReceiptKit benchmarks — \(cores) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)\n"
-        out += "µs/op = fastest of \(Measure.rounds) rounds of ~\(Int(Measure.batchSeconds * 1000)) ms, every measurement of a fixture alternating with the others (C baseline included); ratios = median over the rounds of the ratio within each round; "
+        out += "µs/op = fastest of \(Measure.rounds) rounds of ~\(Int(Measure.batchSeconds * 1000)) ms, every measurement of a fixture alternating with the others (C baseline included); ratios = median over the rounds of the ratio within each round (two cores: median of \(Measure.scalingRounds) rounds, range in brackets); "
         out += "C baseline measured in the same run on the same files.\n\n"
         let header = ["backend", "fixture", "size", "measurement", "µs/op", "ops/s", "MB/s", "vs C baseline"]
         var table: [[String]] = []
@@ -278,17 +278,7 @@ struct Benchmark {
     }
 
     private func format(header: [String], rows: [[String]]) -> String {
-        var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        func render(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                return (4...6).contains(i) ? pad + cell : cell + pad
-            }.joined(separator: " | ")
-        }
-        var out = render(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-") + "\n"
-        for row in rows { out += render(row) + "\n" }
-        return out
+        Table.format(header: header, rows: rows, numeric: 4...6)
     }
 }
 

@@ -9,6 +9,9 @@ enum Measure {
     nonisolated(unsafe) static var batches = 3
     /// Rounds of ``interleaved(_:)`` (each round runs every operation once).
     nonisolated(unsafe) static var rounds = 9
+    /// Rounds of ``scaling(threads:_:)``: more than ``rounds``, because a two-thread round is the
+    /// most easily disturbed (one other busy process on the machine halves it).
+    nonisolated(unsafe) static var scalingRounds = 15
 
     static func now() -> Double {
         var spec = timespec()
@@ -58,13 +61,16 @@ enum Measure {
     }
 
     /// Operations per second on one thread and on `threads` threads, measured in alternating
-    /// rounds (as ``interleaved(_:)``): the fastest round of each.
+    /// rounds (as ``interleaved(_:)``): the fastest round of each, and the median and range of the
+    /// per-round ratio all / one (the figure to compare: each ratio is of two measurements moments apart).
     ///
     /// Throughput, not latency: in every round each thread repeats small chunks of work (about a
     /// millisecond) for ``batchSeconds`` and reports its own rate; the all-threads figure is the sum of
     /// the threads' rates. So a thread that the scheduler starts a little late, or that finishes its
     /// last chunk a little early, is not counted as the other one idling.
-    static func scaling(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> (one: Double, all: Double) {
+    static func scaling(
+        threads: Int, _ body: @escaping @Sendable (Int) -> Void
+    ) -> (one: Double, all: Double, median: Double, low: Double, high: Double) {
         let chunk = max(1, calibrate(body) / 50)
         let duration = batchSeconds
         @Sendable func rate() -> Double {
@@ -80,13 +86,19 @@ enum Measure {
         }
         var one = 0.0
         var all = 0.0
-        for _ in 0..<rounds {
-            one = max(one, rate())
+        var ratios: [Double] = []
+        for _ in 0..<scalingRounds {
+            let single = rate()
             let rates = RateBox(count: threads)
             DispatchQueue.concurrentPerform(iterations: threads) { index in rates.set(index, rate()) }
+            one = max(one, single)
             all = max(all, rates.sum)
+            ratios.append(rates.sum / single)
         }
-        return (one, all)
+        ratios.sort()
+        let middle = ratios.count / 2
+        let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+        return (one, all, median, ratios.first ?? .nan, ratios.last ?? .nan)
     }
 
     /// The per-thread rates of one ``scaling(threads:_:)`` round.

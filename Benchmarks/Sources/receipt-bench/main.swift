@@ -4,7 +4,7 @@ import ReceiptKit
 
 // receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
 //
-//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …]
+//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …] [--cli PATH-TO-receipt [--cli-only]]
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -77,10 +77,24 @@ do {
         }
         exit(0)
     }
-    if arguments.contains("--quick") {
+    let quick = arguments.contains("--quick")
+    if quick {
         Measure.batchSeconds = 0.03
         Measure.batches = 2
         Measure.rounds = 3
+        Measure.scalingRounds = 5
+    }
+    // The end-to-end lines of the `receipt` tool (Scripts/bench.sh builds it and passes --cli).
+    let cli = argumentValue("--cli").map { executable in
+        CLIBenchmark(
+            executable: executable, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 5,
+            copies: quick ? (2_000, 40) : (20_000, 200))
+    }
+    if arguments.contains("--cli-only") {
+        guard let cli else { throw BenchError("--cli-only needs --cli PATH") }
+        guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
+        print(try cli.run())
+        exit(0)
     }
     // One whole-process probe per backend, each built with that backend's trait alone.
     var probes: [String: String] = [:]
@@ -92,7 +106,7 @@ do {
     // Every timed measurement with the same allocator thresholds (see bl_fix_malloc_thresholds).
     guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
     let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbes: probes).run()
-    print(report)
+    print(report + (try cli?.run() ?? "\nEnd to end: not measured (pass --cli PATH-TO-receipt; Scripts/bench.sh builds it).\n"))
 } catch {
     FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
     exit(1)

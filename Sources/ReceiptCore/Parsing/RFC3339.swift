@@ -149,8 +149,56 @@ public enum RFC3339 {
 
     /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds (`.SSS`) when it has any.
     public static func string(from date: Date) -> String {
+        guard let fields = fields(of: date) else { return "invalid-date" }
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(fields.year, 4))-\(pad(fields.month, 2))-\(pad(fields.day, 2))T"
+        text += "\(pad(fields.hour, 2)):\(pad(fields.minute, 2)):\(pad(fields.second, 2))"
+        if fields.millisecond != 0 { text += ".\(pad(fields.millisecond, 3))" }
+        return text + "Z"
+    }
+
+    /// Appends the UTF-8 of ``string(from:)`` to `bytes` without building a `String` (for writers
+    /// of large JSON documents, where a receipt's dates are most of the text formatting).
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+        guard let fields = fields(of: date), (0...9999).contains(fields.year) else {
+            bytes.append(contentsOf: string(from: date).utf8)
+            return
+        }
+        @inline(__always) func digits(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor &*= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: value / divisor % 10) &+ 0x30)
+                divisor /= 10
+            }
+        }
+        digits(fields.year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(fields.month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(fields.day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(fields.hour, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(fields.minute, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(fields.second, 2)
+        if fields.millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(fields.millisecond, 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The UTC calendar fields of `date`, rounded to the millisecond; nil outside years ±9999.
+    private static func fields(
+        of date: Date
+    ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int)? {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 253_402_300_800 else { return "invalid-date" }
+        guard interval.isFinite, abs(interval) < 253_402_300_800 else { return nil }
         var milliseconds = Int64((interval * 1000).rounded())
         var millisecondPart = milliseconds % 1000
         if millisecondPart < 0 { millisecondPart += 1000 }
@@ -163,14 +211,7 @@ public enum RFC3339 {
             days -= 1
         }
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(Int(secondOfDay / 3600), 2)):\(pad(Int(secondOfDay % 3600 / 60), 2)):\(pad(Int(secondOfDay % 60), 2))"
-        if millisecondPart != 0 { text += ".\(pad(Int(millisecondPart), 3))" }
-        return text + "Z"
+        return (year, month, day, Int(secondOfDay / 3600), Int(secondOfDay % 3600 / 60), Int(secondOfDay % 60), Int(millisecondPart))
     }
 
     private static func isLeap(_ year: Int) -> Bool {

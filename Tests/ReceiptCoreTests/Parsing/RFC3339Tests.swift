@@ -80,4 +80,23 @@ import ReceiptTestSupport
             #expect(RFC3339.parse(text) == nil, "\(text)")
         }
     }
+
+    @Test("append(_:to:) writes the bytes of string(from:) for every kind of date")
+    func appendEqualsString() {
+        var intervals: [Double] = [
+            0, -0.0005, 0.0004, 0.0005, 0.999, 1.5, -1, -1.5, 86_399.9996, 951_782_400, 1_439_452_246.123, 253_402_300_799.999,
+            253_402_300_800, -62_135_596_800, -62_135_596_801, -253_402_300_799, -253_402_300_800, .nan, .infinity, -.infinity,
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            intervals.append(Double(Int64(bitPattern: state) % 300_000_000_000_000) / 1000)
+        }
+        for interval in intervals {
+            let date = Date(timeIntervalSince1970: interval)
+            var bytes: [UInt8] = [0x7B]
+            RFC3339.append(date, to: &bytes)
+            #expect(bytes == [0x7B] + Array(RFC3339.string(from: date).utf8), "\(interval)")
+        }
+    }
 }

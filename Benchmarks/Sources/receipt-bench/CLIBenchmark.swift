@@ -1,0 +1,180 @@
+import Foundation
+import ReceiptKit
+
+/// The end-to-end lines: the `receipt` tool over a directory of copies of one receipt, in each
+/// output format, on one core and on two (the child pinned with `taskset`), output to a file,
+/// against the C loop (`PKCS7_verify` / `gnutls_pkcs7_verify`) and the library's own warm
+/// validation of the same receipt, measured in the same rounds.
+struct CLIBenchmark {
+    /// The `receipt` executable (release build).
+    let executable: String
+    let fixtures: [Fixture]
+    let backends: [any CryptoBackend]
+    /// Rounds of every line; each round runs every format and core count once, and the C loop.
+    let rounds: Int
+    /// Copies of the 1-purchase fixture and of the real 187-purchase receipt.
+    let copies: (small: Int, large: Int)
+
+    private static let formats: [(name: String, flags: [String])] = [("ndjson", ["--ndjson"]), ("json", ["--json"]), ("text", [])]
+    private static let coreSets: [(count: Int, list: String)] = [(1, "0"), (2, "0,1")]
+
+    /// One measured line's rounds.
+    private struct Line {
+        var backend: String
+        var batch: String
+        var format: String
+        var cores: Int
+        /// Seconds per receipt, one a round.
+        var seconds: [Double] = []
+        /// Peak RSS of each run (KiB).
+        var peaks: [Int] = []
+    }
+
+    func run() throws -> String {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("receipt-bench-cli-\(getpid())")
+        defer { try? manager.removeItem(at: root) }
+        let batches = try [("iap1 sha256", copies.small), ("real 187iap sha1", copies.large)].map { name, count in
+            guard let fixture = fixtures.first(where: { $0.name == name }) else { throw BenchError("no fixture \(name)") }
+            let directory = root.appendingPathComponent(name.replacingOccurrences(of: " ", with: "-"))
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            let bytes = Data(fixture.der)
+            for index in 0..<count {
+                try bytes.write(to: directory.appendingPathComponent(String(format: "r%06d.receipt", index)))
+            }
+            return (fixture: fixture, count: count, directory: directory.path)
+        }
+        let output = root.appendingPathComponent("out").path
+
+        var lines: [Line] = []
+        var cLoop: [String: [Double]] = [:]     // "backend/batch" → C seconds per receipt, one a round
+        var library: [String: [Double]] = [:]   // "backend/batch" → warm validation seconds per receipt
+        for backend in backends {
+            for batch in batches {
+                let key = "\(backend.name)/\(batch.fixture.name)"
+                let c = try CBaselineRunner(backend: backend.name, fixture: batch.fixture)
+                let validator = try ReceiptValidator(backend: backend, configuration: batch.fixture.configuration(cache: true))
+                let der = batch.fixture.der
+                _ = try validator.validate(der)
+                let warm: (Int) -> Void = { n in for _ in 0..<n { precondition((try? validator.validate(der)) != nil) } }
+                var group: [Line] = []
+                for format in Self.formats {
+                    for cores in Self.coreSets {
+                        group.append(Line(backend: backend.name, batch: batch.fixture.name, format: format.name, cores: cores.count))
+                    }
+                }
+                func arguments(_ format: [String], _ cores: String) -> [String] {
+                    ["taskset", "-c", cores, executable, "verify", "--backend", backend.name, "--root", batch.fixture.anchorFile.path]
+                        + format + [batch.directory]
+                }
+                // One run before the rounds: the files in the page cache, the executable loaded.
+                _ = try CLIProcess.run(arguments(["--ndjson"], "0,1"), output: output)
+                for _ in 0..<rounds {
+                    if let runner = c.runner { cLoop[key, default: []].append(Measure.perOperation(runner)) }
+                    library[key, default: []].append(Measure.perOperation(warm))
+                    var index = 0
+                    for format in Self.formats {
+                        for cores in Self.coreSets {
+                            let run = try CLIProcess.run(arguments(format.flags, cores.list), output: output)
+                            guard run.status == 0 else {
+                                throw BenchError("receipt verify \(format.name) on \(key) exited \(run.status)")
+                            }
+                            group[index].seconds.append(run.seconds / Double(batch.count))
+                            group[index].peaks.append(run.peakKiB)
+                            index += 1
+                        }
+                    }
+                }
+                lines += group
+            }
+        }
+        return render(lines, cLoop: cLoop, library: library, batches: batches.map { ($0.fixture.name, $0.count) })
+    }
+
+    // MARK: Rendering
+
+    private func render(_ lines: [Line], cLoop: [String: [Double]], library: [String: [Double]], batches: [(String, Int)]) -> String {
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return .nan }
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        /// Median and range of the per-round ratios `a[r] / b[r]`.
+        func ratios(_ a: [Double], _ b: [Double]) -> (median: Double, low: Double, high: Double) {
+            let values = zip(a, b).map { $0 / $1 }
+            return (median(values), values.min() ?? .nan, values.max() ?? .nan)
+        }
+        func describe(_ value: (median: Double, low: Double, high: Double), _ unit: String) -> String {
+            String(format: "%.2f×%@ (%.2f–%.2f)", value.median, unit.isEmpty ? "" : " " + unit, value.low, value.high)
+        }
+        func line(_ backend: String, _ batch: String, _ format: String, _ cores: Int) -> Line? {
+            lines.first { $0.backend == backend && $0.batch == batch && $0.format == format && $0.cores == cores }
+        }
+
+        var out = "\nEnd to end: `receipt verify DIR` over copies of one receipt ("
+        out += batches.map { "\($1) × \($0)" }.joined(separator: ", ")
+        out += "), output to a file, the child pinned to one core or two with taskset; \(rounds) rounds, each running every line once "
+        out += "and the C loop and the library's warm validation on the same receipt (one core). µs/receipt = median of the rounds' "
+        out += "wall time / files; ratios = median of the per-round ratios (range in brackets); peak RSS = the child's largest.\n"
+        var table: [[String]] = []
+        for entry in lines {
+            let key = "\(entry.backend)/\(entry.batch)"
+            let perReceipt = median(entry.seconds)
+            var comparison: [String] = []
+            if let c = cLoop[key] { comparison.append(describe(ratios(c, entry.seconds), "C loop throughput")) }
+            if let warm = library[key] { comparison.append(describe(ratios(entry.seconds, warm), "library warm time")) }
+            if entry.cores > 1, let one = line(entry.backend, entry.batch, entry.format, 1) {
+                comparison.append(describe(ratios(one.seconds, entry.seconds), "one core"))
+            }
+            table.append([
+                entry.backend, entry.batch, entry.format, "\(entry.cores)", String(format: "%.1f", perReceipt * 1e6),
+                String(format: "%.0f", 1 / perReceipt), "\((entry.peaks.max() ?? 0) / 1024) MB", comparison.joined(separator: "; "),
+            ])
+        }
+        for key in cLoop.keys.sorted() {
+            let parts = key.split(separator: "/").map(String.init)
+            if let c = cLoop[key] {
+                table.append([parts[0], parts[1], "C loop", "1", String(format: "%.1f", median(c) * 1e6), String(format: "%.0f", 1 / median(c)), "—", "reference"])
+            }
+        }
+        out += Table.format(header: ["backend", "batch", "format", "cores", "µs/receipt", "receipts/s", "peak RSS", "comparison"], rows: table, numeric: 4...5)
+
+        out += "\nEnd-to-end targets:\n"
+        func target(_ ok: Bool, _ text: String, _ value: String) {
+            out += "  [\(ok ? "PASS" : "FAIL")] \(text): \(value)\n"
+        }
+        let small = batches[0].0
+        let large = batches[1].0
+        for backend in backends.map(\.name) {
+            let key = "\(backend)/\(small)"
+            guard let ndjson = line(backend, small, "ndjson", 1), let json = line(backend, small, "json", 1),
+                  let text = line(backend, small, "text", 1) else { continue }
+            if let c = cLoop[key] {
+                let value = ratios(c, ndjson.seconds)
+                target(value.median >= 10, "\(backend): --ndjson, \(small), one core ≥ 10× the C loop", describe(value, ""))
+                let textValue = ratios(c, text.seconds)
+                target(textValue.median >= 5, "\(backend): text, \(small), one core ≥ 5× the C loop", describe(textValue, ""))
+            }
+            let jsonValue = ratios(json.seconds, ndjson.seconds)
+            target(jsonValue.median <= 1.10, "\(backend): --json within 10 % of --ndjson (time ratio)", describe(jsonValue, ""))
+            if let big = line(backend, large, "ndjson", 1), let warm = library["\(backend)/\(large)"] {
+                let value = ratios(big.seconds, warm)
+                target(value.median <= 2, "\(backend): --ndjson, \(large), one core ≤ 2× the library's warm validation", describe(value, ""))
+            }
+            for batch in [small, large] {
+                if let one = line(backend, batch, "ndjson", 1), let two = line(backend, batch, "ndjson", 2) {
+                    let value = ratios(one.seconds, two.seconds)
+                    target(value.median >= 1.8, "\(backend): --ndjson, \(batch), two cores ≥ 1.8× one core", describe(value, ""))
+                }
+            }
+            for format in Self.formats.map(\.name) {
+                for cores in [1, 2] {
+                    if let entry = line(backend, small, format, cores), let peak = entry.peaks.max() {
+                        target(peak <= 64 * 1024, "\(backend): \(format), \(cores) core(s), \(batches[0].1) files, peak RSS ≤ 64 MB", "\(peak / 1024) MB")
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

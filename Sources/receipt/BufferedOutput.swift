@@ -1,0 +1,31 @@
+/// Standard output gathered in a byte buffer and written with `write(2)` in large chunks.
+///
+/// A batch of thousands of receipts then costs a few hundred system calls instead of one (or
+/// several, through `print`) per receipt. Interactive output (stdout a terminal) is written after
+/// every receipt so that each verdict appears when it is known.
+struct BufferedOutput {
+    /// What is waiting to be written.
+    var bytes: [UInt8] = []
+    /// How many bytes to gather before writing.
+    let chunkSize: Int
+    /// Whether a write failed (stdout closed): everything after it is dropped.
+    private(set) var failed = false
+
+    /// A buffer for stdout: chunks of `chunkSize` bytes, or one write per ``flushIfFull()`` on a terminal.
+    init(chunkSize: Int = 256 * 1024, interactive: Bool = StandardOutput.isTerminal) {
+        self.chunkSize = interactive ? 0 : chunkSize
+        bytes.reserveCapacity(self.chunkSize + 64 * 1024)
+    }
+
+    /// Writes the buffer out once it holds a chunk (at once when interactive).
+    mutating func flushIfFull() {
+        if bytes.count >= chunkSize { flush() }
+    }
+
+    /// Writes everything buffered.
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        if !failed, !FileDescriptorOutput.writeAll(bytes, to: 1) { failed = true }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ReceiptKit
+
+/// What a path names, as `stat(2)` (which follows links) sees it.
+enum FileKind: Equatable {
+    case regular, directory, other
+    /// Nothing: a missing path, or a link whose target is missing.
+    case missing
+
+    /// The kind of `path`, following links.
+    static func of(_ path: String) -> FileKind {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .missing }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+}
+
+/// Lists the receipt files directly inside a directory with `readdir(3)`: an entry whose directory
+/// record says it is a regular file is taken without a `stat`; only links (and entries of a file
+/// system that does not record types) are looked up, to follow them.
+enum DirectoryListing {
+    /// Adds the regular files directly inside `path` (and links to regular files), sorted by name,
+    /// to `expansion`; reports links that lead nowhere as skipped, an unreadable directory as an
+    /// unreadable input and a directory without any receipt file as empty.
+    static func add(_ path: String, to expansion: inout ReceiptInput.Expansion) {
+        guard let directory = opendir(path) else {
+            let reason = String(cString: strerror(errno))
+            let failure = ReceiptValidationError(.receiptNotFound, "the directory \(path) could not be read: \(reason)")
+            expansion.inputs.append(ReceiptInput(label: path, source: .unreadable(failure)))
+            return
+        }
+        defer { closedir(directory) }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        var labels: [String] = []
+        while let entry = readdir(directory) {
+            let type = entry.pointee.d_type
+            guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let name else {
+                expansion.skipped.append("an entry of \(path) whose name is not UTF-8")
+                continue
+            }
+            guard name != ".", name != ".." else { continue }
+            let label = prefix + name
+            if type != UInt8(DT_REG) {
+                switch FileKind.of(label) {
+                case .regular: break
+                case .missing:
+                    if type == UInt8(DT_LNK) { expansion.skipped.append("\(label): a link to nothing") }
+                    continue
+                case .directory, .other: continue
+                }
+            }
+            labels.append(label)
+        }
+        guard !labels.isEmpty else {
+            expansion.emptyDirectories.append(path)
+            return
+        }
+        labels.sort()
+        expansion.inputs.reserveCapacity(expansion.inputs.count + labels.count)
+        for label in labels {
+            expansion.inputs.append(ReceiptInput(label: label, source: .file(label)))
+        }
+    }
+}

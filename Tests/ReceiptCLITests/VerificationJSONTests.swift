@@ -1,0 +1,162 @@
+import Foundation
+@testable import ReceiptCore
+import ReceiptKit
+import ReceiptTestSupport
+import Testing
+@testable import receipt
+
+/// The tool's JSON writer against the `Codable` model's `JSONEncoder` encoding: equal as parsed JSON
+/// values on every fixture, on every optional field absent and present, and on strings that need
+/// escaping (quotes, backslash, every control character, non-ASCII, the whole Unicode range).
+@Suite("verify JSON writer = Codable encoding")
+struct VerificationJSONTests {
+    /// Every receipt file in Fixtures (real and generated), parsed without verification.
+    static func fixtureReceipts() throws -> [(String, Receipt)] {
+        let root = Fixtures.packageRoot.appendingPathComponent("Fixtures")
+        var result: [(String, Receipt)] = []
+        for folder in ["real/receipts", "generated/receipts"] {
+            let directory = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where name.hasSuffix(".receipt") {
+                let der = try ReceiptLoader.load(path: directory.appendingPathComponent(name).path)
+                let container = try PKCS7Container(bytes: der)
+                result.append((name, try ReceiptParser.parse(container.content)))
+            }
+        }
+        return result
+    }
+
+    /// The outcome variants every receipt is written in: valid, invalid with the receipt, failed
+    /// without one (library message present and absent), hash matching, not matching, unchecked.
+    static func outcomes(label: String, receipt: Receipt?) -> [VerificationOutcome] {
+        var outcomes: [VerificationOutcome] = []
+        for hash in [nil, true, false] as [Bool?] {
+            for error in [
+                nil,
+                ReceiptValidationError(.bundleIDMismatch, "expected \"x\"\\y"),
+                ReceiptValidationError(.invalidSignature, "bad", libraryMessage: "lib: \u{1}\t\n"),
+            ] as [ReceiptValidationError?] {
+                var report = ReceiptValidationReport()
+                report.receipt = receipt
+                report.deviceHashMatches = hash
+                report.error = error
+                outcomes.append(VerificationOutcome(label: label, report: report))
+            }
+        }
+        var bare = ReceiptValidationReport()
+        bare.error = ReceiptValidationError(.receiptNotFound, "missing")
+        outcomes.append(VerificationOutcome(label: label, report: bare))
+        return outcomes
+    }
+
+    /// Writes `outcome` with the tool's writer, compact or pretty.
+    static func written(_ outcome: VerificationOutcome, pretty: Bool) -> Data {
+        var writer = JSONByteWriter(pretty: pretty)
+        writer.verification(outcome)
+        return Data(writer.bytes)
+    }
+
+    /// Both texts parsed as JSON values; they must be equal, and the writer's must parse.
+    static func expectEqualJSON(_ outcome: VerificationOutcome, byteForByte: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for pretty in [false, true] {
+            let ours = written(outcome, pretty: pretty)
+            let reference = try VerificationJSONReference(outcome).encoded(pretty: pretty)
+            let oursValue = try JSONSerialization.jsonObject(with: ours) as? NSDictionary
+            let referenceValue = try JSONSerialization.jsonObject(with: reference) as? NSDictionary
+            #expect(oursValue != nil, sourceLocation: sourceLocation)
+            #expect(oursValue == referenceValue, "\(String(decoding: ours.prefix(400), as: UTF8.self))", sourceLocation: sourceLocation)
+            if byteForByte {
+                #expect(ours == reference, "pretty \(pretty)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test("every fixture receipt, in every outcome variant: equal values, and the same bytes")
+    func fixtures() throws {
+        let receipts = try Self.fixtureReceipts()
+        #expect(receipts.count >= 30)
+        for (name, receipt) in receipts {
+            for outcome in Self.outcomes(label: "dir/\(name)", receipt: receipt) {
+                try Self.expectEqualJSON(outcome, byteForByte: true)
+            }
+        }
+    }
+
+    @Test("every optional field absent, and every one present (raw attributes whose numbers do not fit too)")
+    func optionalFields() throws {
+        let date = Date(timeIntervalSince1970: 1_500_000_000.123)
+        let huge = ReceiptAttribute(typeBytes: [0x7F] + Array(repeating: 0xFF, count: 9), versionBytes: [0x80] + Array(repeating: 0, count: 9), value: [0x0C, 0x01, 0x41])
+        let small = ReceiptAttribute(type: -3, version: 0, value: [])
+        var purchase = InAppPurchase(
+            quantity: Int64.max, productID: "p", transactionID: "t", purchaseDate: date, originalTransactionID: "o",
+            originalPurchaseDate: Date(timeIntervalSince1970: -86_400.5), productType: .other(-7), expiresDate: date,
+            webOrderLineItemID: Int64.min, cancellationDate: Date(timeIntervalSince1970: 0), isTrialPeriod: false,
+            isInIntroOfferPeriod: true, promotionalOfferID: "promo", otherAttributes: [small, huge])
+        let full = Receipt(
+            environment: .other("Elsewhere"), appItemID: 0, bundleID: "b", bundleIDAttributeBytes: [0x0C, 0x01, 0x62],
+            applicationVersion: "1", opaqueValue: [], sha1Hash: Array(0...19), requestDate: date, ageRating: "4+",
+            creationDate: date, downloadID: -1, versionExternalIdentifier: 12, inAppPurchases: [purchase, InAppPurchase()],
+            originalPurchaseDate: date, originalApplicationVersion: "0.9", expirationDate: date, otherAttributes: [huge, small])
+        purchase = InAppPurchase()
+        for receipt in [Receipt(), full, Receipt(inAppPurchases: [purchase])] {
+            for outcome in Self.outcomes(label: "x", receipt: receipt) {
+                try Self.expectEqualJSON(outcome, byteForByte: true)
+            }
+        }
+    }
+
+    @Test("strings that need escaping: quotes, backslash, every control character, DEL, non-ASCII")
+    func escaping() throws {
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        let samples = [
+            "\"quoted\" and \\backslash\\ and /slash/", controls, "\u{7F}", "é ß ø — “quotes” €", "日本語 🍎 👨‍👩‍👧 \u{FEFF}\u{200B}",
+            "\u{10FFFF}\u{E000}\u{FFFD}", "",
+        ]
+        for text in samples {
+            let receipt = Receipt(
+                environment: .other(text), bundleID: text, applicationVersion: text, ageRating: text,
+                inAppPurchases: [InAppPurchase(productID: text, transactionID: text, originalTransactionID: text, promotionalOfferID: text)],
+                originalApplicationVersion: text)
+            var report = ReceiptValidationReport()
+            report.receipt = receipt
+            report.error = ReceiptValidationError(.bundleIDMismatch, text, libraryMessage: text)
+            try Self.expectEqualJSON(VerificationOutcome(label: text, report: report), byteForByte: true)
+        }
+    }
+
+    @Test("the whole Unicode range in one string")
+    func wholeUnicodeRange() throws {
+        var scalars = String.UnicodeScalarView()
+        for value in UInt32(0)...0x10FFFF {
+            if let scalar = Unicode.Scalar(value) { scalars.append(scalar) }
+        }
+        let text = String(scalars)
+        var report = ReceiptValidationReport()
+        report.receipt = Receipt(bundleID: text)
+        let outcome = VerificationOutcome(label: text, report: report)
+        try Self.expectEqualJSON(outcome, byteForByte: false)
+        // The writer's text decodes back to the very same string.
+        let decoded = try JSONSerialization.jsonObject(with: Self.written(outcome, pretty: false)) as? [String: Any]
+        #expect(decoded?["file"] as? String == text)
+    }
+
+    @Test("formatters: NDJSON is one line a receipt, JSON one object or an array, in input order")
+    func formatters() throws {
+        let outcomes = (0..<3).map { VerificationOutcome(label: "r\($0)", report: ReceiptValidationReport()) }
+        var ndjson: [UInt8] = []
+        var lines = NDJSONFormatter()
+        for (index, outcome) in outcomes.enumerated() { lines.write(outcome, index: index, of: 3, into: &ndjson) }
+        lines.finish(count: 3, into: &ndjson)
+        let text = String(decoding: ndjson, as: UTF8.self)
+        #expect(text.split(separator: "\n").count == 3)
+        #expect(text.hasSuffix("\n"))
+        var json: [UInt8] = []
+        var array = JSONFormatter()
+        for (index, outcome) in outcomes.enumerated() { array.write(outcome, index: index, of: 3, into: &json) }
+        array.finish(count: 3, into: &json)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]]
+        #expect(parsed?.compactMap { $0["file"] as? String } == ["r0", "r1", "r2"])
+        var empty: [UInt8] = []
+        array.finish(count: 0, into: &empty)
+        #expect(String(decoding: empty, as: UTF8.self) == "[]\n")
+    }
+}
