@@ -42,9 +42,8 @@ struct ValidationOptions: ParsableArguments {
         _ = try BackendOption.resolve(backend)
     }
 
-    /// A validator with these checks, verifying the chain at `verificationTime`.
-    func makeValidator(verificationTime: VerificationTime) throws -> ReceiptValidator {
-        let backend = try BackendOption.resolve(backend)
+    /// The validator configuration these checks ask for, verifying the chain at `verificationTime`.
+    func makeConfiguration(backend: any CryptoBackend, verificationTime: VerificationTime) throws -> ReceiptValidator.Configuration {
         var configuration = ReceiptValidator.Configuration()
         if !roots.isEmpty {
             configuration.trustAnchors = try roots.map { try VerifyCommand.loadCertificate($0, backend: backend) }
@@ -54,6 +53,13 @@ struct ValidationOptions: ParsableArguments {
         configuration.expectedApplicationVersion = applicationVersion
         if let deviceID { configuration.deviceIdentifier = try DeviceIdentifier(parsing: deviceID) }
         configuration.verificationTime = verificationTime
+        return configuration
+    }
+
+    /// A validator with these checks, verifying the chain at `verificationTime`.
+    func makeValidator(verificationTime: VerificationTime) throws -> ReceiptValidator {
+        let backend = try BackendOption.resolve(backend)
+        let configuration = try makeConfiguration(backend: backend, verificationTime: verificationTime)
         do {
             return try ReceiptValidator(backend: backend, configuration: configuration)
         } catch {

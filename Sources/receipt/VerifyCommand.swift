@@ -36,32 +36,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Receipt files, directories, or - for standard input.", valueName: "file"))
     var files: [String]
 
-    @Option(
-        name: .customLong("root"),
-        help: ArgumentHelp(
-            "A trust anchor certificate (DER or PEM); repeat for several. Default: Apple's embedded root certificates.",
-            valueName: "cert"
-        )
-    )
-    var roots: [String] = []
-
-    @Flag(help: "Also accept Xcode StoreKit-testing receipts (signed by the StoreKit test certificate).")
-    var xcode = false
-
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The bundle identifier the receipt must carry.", valueName: "id"))
-    var bundleID: String?
-
-    @Option(name: .customLong("app-version"), help: ArgumentHelp("The application version (CFBundleVersion) the receipt must carry.", valueName: "version"))
-    var applicationVersion: String?
-
-    @Option(
-        name: .customLong("device-id"),
-        help: ArgumentHelp(
-            "Check the receipt's device hash: a UUID (iOS identifierForVendor), a MAC address (macOS) or hex bytes.",
-            valueName: "uuid|mac|hex"
-        )
-    )
-    var deviceID: String?
+    @OptionGroup var validation: ValidationOptions
 
     @Option(
         name: .customLong("at"),
@@ -71,9 +46,6 @@ struct VerifyCommand: AsyncParsableCommand {
         )
     )
     var verificationTime: String = "creation"
-
-    @Option(help: BackendOption.help)
-    var backend: String?
 
     @Flag(help: "Print JSON: one object per receipt (an array for several).")
     var json = false
@@ -97,11 +69,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if files.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("standard input (-) can be named only once")
         }
-        if let deviceID, (try? DeviceIdentifier(parsing: deviceID)) == nil {
-            throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
-        }
         _ = try VerificationTimeOption.parse(verificationTime)
-        _ = try BackendOption.resolve(backend)
     }
 
     /// The output format chosen by the flags.
@@ -113,8 +81,9 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let backend = try BackendOption.resolve(backend)
-        let configuration = try makeConfiguration(backend: backend)
+        let backend = try BackendOption.resolve(validation.backend)
+        let configuration = try validation.makeConfiguration(
+            backend: backend, verificationTime: VerificationTimeOption.parse(verificationTime))
         let validator: ReceiptValidator
         do {
             validator = try ReceiptValidator(backend: backend, configuration: configuration)
@@ -164,20 +133,6 @@ struct VerifyCommand: AsyncParsableCommand {
         if status != .success {
             throw status.exitCode
         }
-    }
-
-    /// The validator configuration the options ask for.
-    private func makeConfiguration(backend: any CryptoBackend) throws -> ReceiptValidator.Configuration {
-        var configuration = ReceiptValidator.Configuration()
-        if !roots.isEmpty {
-            configuration.trustAnchors = try roots.map { try Self.loadCertificate($0, backend: backend) }
-        }
-        configuration.acceptsStoreKitTestReceipts = xcode
-        configuration.expectedBundleID = bundleID
-        configuration.expectedApplicationVersion = applicationVersion
-        if let deviceID { configuration.deviceIdentifier = try DeviceIdentifier(parsing: deviceID) }
-        configuration.verificationTime = try VerificationTimeOption.parse(verificationTime)
-        return configuration
     }
 
     /// Loads a `--root` certificate: unreadable file → exit 3, not a certificate → exit 2.
