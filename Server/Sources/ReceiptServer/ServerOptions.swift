@@ -29,7 +29,8 @@ public struct ServerOptions: Sendable {
     public var maximumConcurrentValidations = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// The most requests waiting for a validation thread; beyond that: 503 with status 21000.
     public var maximumPendingValidations = 4096
-    /// Seconds a connection may stay idle (no byte read or written) before it is closed.
+    /// Seconds a connection may stay idle (no byte read or written) before it is closed; a client
+    /// that stops reading its answer gets as long again before the close cuts the answer short.
     public var idleTimeout = 30
 
     /// Options with every default.

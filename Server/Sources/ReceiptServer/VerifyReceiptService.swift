@@ -59,13 +59,16 @@ public struct VerifyReceiptService: Sendable {
     }
 
     /// The Hummingbird application: idle connections closed after ``ServerOptions/idleTimeout``,
-    /// at most ``ServerOptions/maximumConnections`` open at once.
+    /// at most ``ServerOptions/maximumConnections`` open at once, and every response written in full before its connection closes, in a graceful shutdown too.
     public func makeApplication(
         logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
+        let idleTimeout = TimeAmount.seconds(Int64(options.idleTimeout))
+        return Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(options.idleTimeout)))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [DrainBeforeCloseHandler(grace: idleTimeout)], idleTimeout: idleTimeout)),
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "receipt-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)),

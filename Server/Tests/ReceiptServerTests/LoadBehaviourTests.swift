@@ -2,21 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import NIOCore
 import ReceiptKit
 import ReceiptServer
-import ServiceLifecycle
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How the service behaves under load: a slow validation beside fast ones, slow clients, a flood
-/// of connections, and a graceful shutdown with a request in flight.
+/// of connections, and a graceful shutdown with requests in flight.
 @Suite struct LoadBehaviourTests {
     /// A 5000-purchase receipt (1.2 MB) signed by the generated test PKI, and options trusting it.
     static func largeReceiptOptions() throws -> (options: ServerOptions, body: ByteBuffer) {
@@ -121,92 +113,56 @@ import Darwin
         }
     }
 
-    /// SIGTERM's path: a graceful shutdown while a slow validation is in flight still answers it
-    /// (a 5000-purchase receipt, refused for its bundle id after validation so that the answer
-    /// is small).
-    @Test func gracefulShutdownFinishesTheRequestInFlight() async throws {
+    /// SIGTERM's path: a graceful shutdown with two requests in flight answers both in full: a
+    /// 5000-purchase receipt whose answer (about 2 MB) is far larger than the socket buffers, from
+    /// a client that reads it only after the server has finished with it, and a small receipt
+    /// waiting behind it for the one validation thread. New connections are then refused.
+    @Test func gracefulShutdownFinishesTheRequestsInFlight() async throws {
         let (largeOptions, largeBody) = try Self.largeReceiptOptions()
         var options = largeOptions
-        options.acceptedBundleIDs = ["com.example.other"]
-        options.host = "127.0.0.1"
-        options.port = 0
-        let service = try VerifyReceiptService(options: options)
-        var logger = Logger(label: "graceful")
-        logger.logLevel = .warning
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = service.makeApplication(logger: logger) { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var ports = portStream.makeAsyncIterator()
-            let port = try #require(await ports.next())
-            let answered = try await withThrowingTaskGroup(of: Int?.self) { requests in
-                requests.addTask {
-                    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-                        let response = try await client.post("/verifyReceipt", body: largeBody)
-                        return try ServerFixtures.object(response.body ?? ByteBuffer())["status"] as? Int
-                    }
-                }
-                // Shut down once the request is being validated.
-                let deadline = ContinuousClock.now + .seconds(20)
-                while service.pool.load == 0, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(1))
-                }
-                #expect(service.pool.load == 1)
-                await group.triggerGracefulShutdown()
-                return try await requests.next() ?? nil
-            }
-            #expect(answered == 21003)
-            try await tasks.waitForAll()
-        }
-        await service.pool.shutdown()
-    }
-}
+        options.maximumConcurrentValidations = 1
+        let smallReceipt = Data(try ServerFixtures.bytes("generated/receipts/valid-sha256-noattr-iap1.receipt")).base64EncodedString()
+        let smallBody = try ServerFixtures.body(smallReceipt)
+        let port = try await RunningService.with(options) { running in
+            let port = running.port
+            let pool = running.service.pool
+            let large = try RawConnection(port: port, receiveBufferSize: 32 << 10)
+            large.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: \(largeBody.readableBytes)\r\n\r\n")
+            large.send(Array(largeBody.readableBytesView))
+            let largeIsValidating = try await RunningService.wait(seconds: 20) { pool.load == 1 }
+            #expect(largeIsValidating)
+            async let small = Self.post(smallBody, port: port)
+            let smallIsWaiting = try await RunningService.wait(seconds: 20) { pool.load == 2 }
+            #expect(smallIsWaiting)
+            await running.group.triggerGracefulShutdown()
 
-/// A plain TCP connection to loopback, for clients that misbehave.
-final class RawConnection: @unchecked Sendable {
-    private let descriptor: Int32
-
-    init(port: Int) throws {
-        #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            let smallAnswer = try await small
+            #expect(smallAnswer.status == 0)
+            #expect(smallAnswer.purchases == 1)
+            // The large answer now waits, unread, in the server's queue for its connection.
+            try await Task.sleep(for: .milliseconds(500))
+            let (head, body) = large.readResponseUntilClosed(timeoutSeconds: 30)
+            #expect(head.hasPrefix("HTTP/1.1 200"))
+            let declared = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+            #expect(declared == body.count, "\(body.count) of \(declared ?? -1) bytes arrived")
+            #expect(body.count > 1_500_000)
+            let object = try ServerFixtures.object(ByteBuffer(bytes: body))
+            #expect(object["status"] as? Int == 0)
+            #expect(((object["receipt"] as? [String: Any])?["in_app"] as? [Any])?.count == 5000)
+            return port
         }
-        guard result == 0 else {
-            close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
+        #expect(throws: POSIXError.self) { try RawConnection(port: port) }
     }
 
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
-
-    /// Whether the peer closes the connection (read returns 0 or fails) within the time.
-    func waitForClose(timeoutSeconds: Int) -> Bool {
-        var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        while ContinuousClock.now < deadline {
-            guard poll(&descriptorSet, 1, 200) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { return true }
+    /// `POST /verifyReceipt` on a connection of its own: the answer's size, status and purchases.
+    static func post(_ body: ByteBuffer, port: Int) async throws -> (bytes: Int, status: Int?, purchases: Int?) {
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            let response = try await client.post("/verifyReceipt", body: body)
+            let answer = response.body ?? ByteBuffer()
+            let object = try ServerFixtures.object(answer)
+            let purchases = ((object["receipt"] as? [String: Any])?["in_app"] as? [Any])?.count
+            return (answer.readableBytes, object["status"] as? Int, purchases)
         }
-        return false
     }
-
-    deinit { close(descriptor) }
 }
