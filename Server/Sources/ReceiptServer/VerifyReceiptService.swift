@@ -59,7 +59,8 @@ public struct VerifyReceiptService: Sendable {
     }
 
     /// The Hummingbird application: idle connections closed after ``ServerOptions/idleTimeout``,
-    /// at most ``ServerOptions/maximumConnections`` open at once, and every response written in full before its connection closes, in a graceful shutdown too.
+    /// at most ``ServerOptions/maximumConnections`` open at once (more wait in the listen backlog),
+    /// and every response written in full before its connection closes, in a graceful shutdown too.
     public func makeApplication(
         logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -72,7 +73,18 @@ public struct VerifyReceiptService: Sendable {
             configuration: .init(
                 address: .hostname(options.host, port: options.port), serverName: "receipt-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)),
-            onServerRunning: onServerRunning,
+            onServerRunning: { channel in
+                // The connection limit is checked before each read of the listening socket, and a
+                // read accepts up to `maxMessagesPerRead` connections (4 by default): one per read
+                // keeps a burst of connections from passing the limit. (Hummingbird sets no option
+                // on the listener before it binds, so this is the first place to set it.)
+                do {
+                    try await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1)
+                } catch {
+                    logger.warning("the listener accepts several connections per read", metadata: ["error": "\(error)"])
+                }
+                await onServerRunning(channel)
+            },
             logger: logger)
     }
 
