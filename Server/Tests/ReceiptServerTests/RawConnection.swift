@@ -38,39 +38,40 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// Writes `text`.
+    /// Writes `text` (a few bytes: the socket takes them at once).
     func send(_ text: String) {
-        send(Array(text.utf8))
+        writeAll(Array(text.utf8))
     }
 
-    /// Writes all of `bytes`, waiting while the socket's buffer is full.
-    func send(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
-            guard count > 0 else { return }
-            offset += count
-        }
+    /// Writes all of `bytes`, on a thread of its own while the socket's buffer is full.
+    func send(_ bytes: [UInt8]) async {
+        await onOwnThread { self.writeAll(bytes) }
     }
 
     /// Reads until the peer closes (or `timeoutSeconds` pass) and splits what arrived into an
-    /// HTTP response's head and body.
-    func readResponseUntilClosed(timeoutSeconds: Int) -> (head: String, body: [UInt8]) {
-        _ = waitForClose(timeoutSeconds: timeoutSeconds)
+    /// HTTP response's head and body, with the body's length as its `Content-Length` declares it.
+    func readResponseUntilClosed(timeoutSeconds: Int) async -> (head: String, body: [UInt8], declaredLength: Int?) {
+        _ = await waitForClose(timeoutSeconds: timeoutSeconds)
         let separator = Array("\r\n\r\n".utf8)
         guard let end = received.indices.first(where: { received[$0...].starts(with: separator) }) else {
-            return (String(decoding: received, as: UTF8.self), [])
+            return (String(decoding: received, as: UTF8.self), [], nil)
         }
-        return (String(decoding: received[..<end], as: UTF8.self), Array(received[(end + separator.count)...]))
+        let head = String(decoding: received[..<end], as: UTF8.self)
+        let declared = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+        return (head, Array(received[(end + separator.count)...]), declared)
     }
 
-    /// Whether the peer closes the connection (read returns 0 or fails) within the time.
-    func waitForClose(timeoutSeconds: Int) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        while ContinuousClock.now < deadline {
-            if readAvailable(waitingMilliseconds: 200) == false { return true }
+    /// Whether the peer closes the connection (read returns 0 or fails) within the time; waits on
+    /// a thread of its own.
+    func waitForClose(timeoutSeconds: Int) async -> Bool {
+        await onOwnThread {
+            let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+            while ContinuousClock.now < deadline {
+                if self.readAvailable(waitingMilliseconds: 200) == false { return true }
+            }
+            return false
         }
-        return false
     }
 
     /// Whether the connection is open and an HTTP 200 status line has arrived on it, after waiting
@@ -87,6 +88,16 @@ final class RawConnection: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Writes all of `bytes`, waiting while the socket's buffer is full.
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            guard count > 0 else { return }
+            offset += count
+        }
+    }
+
     /// Reads what has arrived, waiting up to `waitingMilliseconds` for it; false once the peer
     /// has closed.
     private func readAvailable(waitingMilliseconds: Int32) -> Bool {
@@ -101,4 +112,12 @@ final class RawConnection: @unchecked Sendable {
     }
 
     deinit { disconnect() }
+}
+
+/// Runs `work` on a thread of its own, so that a blocking socket call does not hold one of the few
+/// threads that run the tests' tasks (and delay the other tests' clients).
+func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
 }
