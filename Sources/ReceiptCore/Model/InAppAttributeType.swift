@@ -42,6 +42,30 @@ package enum InAppAttributeType: Int, AttributeCatalogue {
 
     package static var lowestRawValue: Int { 1701 }
 
+    /// The type numbered `rawValue`, or `nil` for a type the catalogue does not hold. Written out
+    /// (not synthesised) so that the parser's per-attribute lookup inlines: it runs once for every
+    /// attribute of every purchase.
+    @inline(__always)
+    package init?(rawValue: Int) {
+        switch rawValue {
+        case 1701: self = .quantity
+        case 1702: self = .productID
+        case 1703: self = .transactionID
+        case 1704: self = .purchaseDate
+        case 1705: self = .originalTransactionID
+        case 1706: self = .originalPurchaseDate
+        case 1707: self = .productType
+        case 1708: self = .expiresDate
+        case 1711: self = .webOrderLineItemID
+        case 1712: self = .cancellationDate
+        case 1713: self = .isTrialPeriod
+        case 1719: self = .isInIntroOfferPeriod
+        case 1721: self = .promotionalOfferID
+        default: return nil
+        }
+    }
+
+    @inline(__always)
     package var kind: AttributeKind {
         switch self {
         case .productID, .transactionID, .originalTransactionID, .promotionalOfferID: .string
