@@ -22,7 +22,7 @@ import ReceiptCore
 /// the signature checks then read in place from the caller's bytes: GnuTLS keeps no copy of a
 /// large receipt's content, and the result returns the content where it lies in the caller's bytes
 /// (``VerifiedSignedData/contentSource``), not a copy.
-public final class GnuTLSBackend: CryptoBackend {
+public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     /// `gnutls`.
     public let name = "gnutls"
 
@@ -49,19 +49,19 @@ public final class GnuTLSBackend: CryptoBackend {
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, trustStore: trustStore, at: time, detachingContent: true)
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: trustStore, at: time)
     }
 
-    /// ``verifySignedData(_:trustStore:at:)``, choosing how the input is imported:
-    /// `detachingContent: true` (what the public method does) imports a canonical DER envelope as
-    /// its ``DetachedSignedData`` and reads the content in place (`GnuTLSImportedSignedData`);
-    /// `false` imports every input as given, with its content. Both must give the same result for
+    /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
+    /// (`SignedDataEnvelope(bytes)`): a canonical DER envelope is imported as its
+    /// ``DetachedSignedData`` and the content read in place (`GnuTLSImportedSignedData`); with
+    /// `nil` the input is imported as given, with its content. Both give the same result for
     /// every input (the tests compare them).
     package func verifySignedData(
         _ bytes: [UInt8],
+        envelope: SignedDataEnvelope?,
         trustStore: any TrustStore,
-        at time: Date,
-        detachingContent: Bool
+        at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         guard let store = trustStore as? GnuTLSTrustStore else {
             throw ReceiptValidationError(
@@ -86,7 +86,7 @@ public final class GnuTLSBackend: CryptoBackend {
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
         //    then read in place from `bytes`: GnuTLS keeps no copy of it).
-        let imported = try GnuTLSImportedSignedData(bytes, detachingContent: detachingContent)
+        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope)
         let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {

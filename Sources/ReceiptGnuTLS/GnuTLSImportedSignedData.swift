@@ -12,7 +12,7 @@ import ReceiptCore
 /// SignerInfo, version, digest algorithms and certificates are copied byte for byte.
 ///
 /// Anything else (BER, another shape, or a copy GnuTLS refuses) is imported as given, with its
-/// content, exactly as before.
+/// content.
 package struct GnuTLSImportedSignedData {
     /// The imported structure.
     let pkcs7: GnuTLSPKCS7
@@ -20,10 +20,10 @@ package struct GnuTLSImportedSignedData {
     /// original bytes (then it holds the content).
     package let detached: DetachedSignedData?
 
-    /// Imports `bytes`, as a detached copy when they are canonical and `detachingContent` is `true`.
-    /// - Throws: what ``GnuTLSPKCS7/init(bytes:)`` throws for the original bytes.
-    package init(_ bytes: [UInt8], detachingContent: Bool = true) throws(ReceiptValidationError) {
-        if detachingContent, let detached = DetachedSignedData(bytes, omitting: { _ in false }),
+    /// Imports `bytes` as the detached copy of `envelope` (`SignedDataEnvelope(bytes)`, read by the
+    /// caller), or as given when `envelope` is `nil` or GnuTLS refuses the copy.
+    package init(_ bytes: [UInt8], envelope: SignedDataEnvelope?) throws(ReceiptValidationError) {
+        if let detached = DetachedSignedData(bytes, envelope: envelope, omitting: { _ in false }),
            let pkcs7 = try? GnuTLSPKCS7(bytes: detached.der) {
             self.pkcs7 = pkcs7
             self.detached = detached

@@ -15,7 +15,7 @@ import ReceiptCore
 /// time, the "any" purpose and the trust anchors apply to one verification context at a time.
 /// Each call starts by clearing the calling thread's OpenSSL error queue, and a failure carries
 /// the whole drained queue in ``ReceiptValidationError/libraryMessage``.
-public final class OpenSSLBackend: CryptoBackend {
+public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     /// Creates the backend. It is stateless; one instance can serve every task.
     public init() {}
 
@@ -59,6 +59,17 @@ public final class OpenSSLBackend: CryptoBackend {
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: trustStore, at: time)
+    }
+
+    /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
+    /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach.
+    package func verifySignedData(
+        _ bytes: [UInt8],
+        envelope: SignedDataEnvelope?,
+        trustStore: any TrustStore,
+        at time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         guard let store = trustStore as? OpenSSLTrustStore else {
@@ -67,7 +78,7 @@ public final class OpenSSLBackend: CryptoBackend {
         }
         let verificationTime = try OpenSSLSignedDataVerifier.unixTime(time)
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
-            try OpenSSLSignedDataVerifier.verify(bytes, store: store.store, anchors: store.anchors, at: verificationTime)
+            try OpenSSLSignedDataVerifier.verify(bytes, envelope: envelope, store: store.store, anchors: store.anchors, at: verificationTime)
         }
     }
 

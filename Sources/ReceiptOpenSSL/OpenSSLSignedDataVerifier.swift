@@ -28,8 +28,9 @@ enum OpenSSLSignedDataVerifier {
     }
 
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
+    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller.
     static func verify(
-        _ bytes: [UInt8], store: OpaquePointer, anchors: [Certificate], at time: Int
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, store: OpaquePointer, anchors: [Certificate], at time: Int
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
@@ -37,7 +38,7 @@ enum OpenSSLSignedDataVerifier {
         //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
         //    when it succeeds they all decode; only when it fails is each one decoded on its own,
         //    to report an undecodable certificate as such (then the structure as not_pkcs7).
-        var decoded = decodeForVerification(bytes, anchors: anchors)
+        var decoded = decodeForVerification(bytes, envelope: envelope, anchors: anchors)
         let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
             if case .failure = decoded { try checkDecodes(certificate, index: index) }
         }
@@ -133,12 +134,12 @@ enum OpenSSLSignedDataVerifier {
     /// OpenSSL 3.0's cost), and the chain finds those anchors in the store as it would have (OpenSSL
     /// looks in the trust store first). Anything else, or a copy OpenSSL refuses, is decoded as given.
     private static func decodeForVerification(
-        _ bytes: [UInt8], anchors: [Certificate]
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, anchors: [Certificate]
     ) -> Result<DecodedSignedData, ReceiptValidationError> {
         let isAnchor = { (range: Range<Int>) -> Bool in
             anchors.contains { $0.derBytes.count == range.count && $0.derBytes.elementsEqual(bytes[range]) }
         }
-        if let detached = DetachedSignedData(bytes, omitting: isAnchor) {
+        if let detached = DetachedSignedData(bytes, envelope: envelope, omitting: isAnchor) {
             if let pkcs7 = try? decode(detached.der) { return .success(DecodedSignedData(pkcs7: pkcs7, detached: detached)) }
             OpenSSLErrorQueue.clear()
         }

@@ -113,7 +113,7 @@ import Testing
             guard (warm.verifiedChainCacheStatistics?.fills ?? 0) > before else { continue }
             warmers += 1
             for (position, der) in loaded.enumerated() {
-                guard let der, let report = warm.fastPathReport(der) else { continue }
+                guard let der, let report = warm.fastPathReport(der, envelope: SignedDataEnvelope(der)) else { continue }
                 fastAnswers += 1
                 let outcome = Outcome(report)
                 if outcome != coldOutcomes[position] {

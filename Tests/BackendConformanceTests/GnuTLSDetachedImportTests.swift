@@ -14,8 +14,8 @@ struct GnuTLSDetachedImportTests {
 
     @Test("GnuTLS imports the detached copy of every canonical fixture it imports", arguments: DetachedSignedDataTests.canonicalInputs)
     func importsEveryCanonicalFixtureDetached(input: DetachedSignedDataTests.Input) throws {
-        let attached = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes, detachingContent: false) }
-        let imported = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes) }
+        let attached = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes, envelope: nil) }
+        let imported = Result { () throws(ReceiptValidationError) in try GnuTLSImportedSignedData(input.bytes, envelope: SignedDataEnvelope(input.bytes)) }
         switch (attached, imported) {
         case (.success(let original), .success(let imported)):
             #expect(original.detached == nil)
@@ -32,7 +32,7 @@ struct GnuTLSDetachedImportTests {
     @Test("BER and other shapes are imported as given")
     func nonCanonicalInputIsImportedAsGiven() throws {
         let ber = try BackendFixtures.bytes("generated/receipts/valid-sha256-attrs-ber.receipt")
-        #expect(try GnuTLSImportedSignedData(ber).detached == nil)
+        #expect(try GnuTLSImportedSignedData(ber, envelope: SignedDataEnvelope(ber)).detached == nil)
     }
 
     @Test("detached and attached verification agree on every manifest case", arguments: DetachedSignedDataTests.manifestCases)
@@ -66,10 +66,10 @@ struct GnuTLSDetachedImportTests {
     /// Verifies `bytes` both ways and expects the same value or the same error.
     private func expectSameOutcome(_ bytes: [UInt8], store: any TrustStore, at time: Date, name: String) throws {
         let detached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, trustStore: store, at: time, detachingContent: true)
+            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: store, at: time)
         }
         let attached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, trustStore: store, at: time, detachingContent: false)
+            try backend.verifySignedData(bytes, envelope: nil, trustStore: store, at: time)
         }
         switch (detached, attached) {
         case (.success(let a), .success(let b)):

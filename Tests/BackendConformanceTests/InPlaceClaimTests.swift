@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptConformance
 import ReceiptKit
 import Testing
 
@@ -55,5 +56,22 @@ import Testing
         let store = try BackendFixtures.trustStore("generated/pki/root.cer", with: backend)
         let verified = try backend.verifySignedData(ber, trustStore: store, at: RFC3339.parse("2024-06-01T12:00:00Z") ?? Date())
         #expect(verified.inputContentRange == nil)
+    }
+
+    /// The conformance kit holds a backend to its claim: a backend whose in-place claims do not hold
+    /// fails every valid case it verified in place (`backend_failure`), and passes them when the claim
+    /// holds, so a third-party backend cannot pass the kit with a false claim.
+    @Test(arguments: BackendFixtures.backends)
+    func theConformanceKitFailsABackendWhoseClaimDoesNotHold(_ backendCase: BackendCase) throws {
+        let suite = try ConformanceSuite(fixturesDirectory: ConformanceSuiteTests.fixtures)
+        let valid = suite.cases.filter { $0.expect.error == nil }
+        let honest = ConformanceSuite(fixturesDirectory: suite.fixturesDirectory, cases: valid)
+            .run(on: ClaimOnCopy(base: backendCase.backend, tampers: false), chainCache: .off)
+        #expect(honest.failed.isEmpty, "\(honest.table(onlyFailures: true))")
+        let lying = ConformanceSuite(fixturesDirectory: suite.fixturesDirectory, cases: valid)
+            .run(on: ClaimOnCopy(base: backendCase.backend, tampers: true), chainCache: .off)
+        let failures = lying.failed.map(\.actual)
+        #expect(!failures.isEmpty)
+        #expect(failures.allSatisfy { $0 == .failure(.backendFailure) }, "\(lying.table(onlyFailures: true))")
     }
 }

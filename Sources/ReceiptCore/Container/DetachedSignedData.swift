@@ -29,7 +29,14 @@ package struct DetachedSignedData: Sendable {
     /// shape (then verify the original bytes).
     /// - Parameter omitting: whether to leave out the embedded certificate at a byte range of `bytes`.
     package init?(_ bytes: [UInt8], omitting: (Range<Int>) -> Bool) {
-        guard let envelope = SignedDataEnvelope(bytes) else { return nil }
+        self.init(bytes, envelope: SignedDataEnvelope(bytes), omitting: omitting)
+    }
+
+    /// Re-encodes `bytes` whose ``SignedDataEnvelope`` the caller has read already (`nil` when they
+    /// are not in the canonical shape: then this is `nil` too).
+    /// - Parameter envelope: `SignedDataEnvelope(bytes)`, read from these very bytes.
+    package init?(_ bytes: [UInt8], envelope: SignedDataEnvelope?, omitting: (Range<Int>) -> Bool) {
+        guard let envelope, envelope.certificates.upperBound <= bytes.count else { return nil }
         var kept: [Range<Int>] = []
         var omitted: [Range<Int>] = []
         let tiled = bytes.withUnsafeBufferPointer { pointer -> Bool in

@@ -25,28 +25,31 @@ import Darwin
 ///
 /// Anything else is `nil`: the caller then takes the full verification path. Nothing here is
 /// trusted; it only locates the parts the fast path compares and verifies.
-struct SignedDataEnvelope {
+///
+/// The validator reads it once per validation and hands it to the fast path, the inspection
+/// before verification, the cache fill and the built-in backends (``SignedDataEnvelopeVerifying``).
+package struct SignedDataEnvelope: Sendable {
     /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
-    var head: Range<Int>
+    package var head: Range<Int>
     /// The encapsulated content octets (the receipt payload).
-    var content: Range<Int>
+    package var content: Range<Int>
     /// The content octets of the `[0] certificates` field (the certificates' encodings, in order).
-    var certificates: Range<Int>
+    package var certificates: Range<Int>
     /// `version`, `sid` and `digestAlgorithm` of the SignerInfo (three adjacent TLVs).
-    var signerHead: Range<Int>
+    package var signerHead: Range<Int>
     /// The whole `[0] signedAttrs` TLV, when present.
-    var signedAttributes: Range<Int>?
+    package var signedAttributes: Range<Int>?
     /// The `signatureAlgorithm` TLV.
-    var signatureAlgorithm: Range<Int>
+    package var signatureAlgorithm: Range<Int>
     /// The signature octets.
-    var signature: Range<Int>
+    package var signature: Range<Int>
     /// The signer's digest algorithm (SHA-1 or SHA-256; anything else is `nil` at parse time).
-    var digestAlgorithm: DigestAlgorithm
+    package var digestAlgorithm: DigestAlgorithm
 }
 
 extension SignedDataEnvelope {
     /// Reads `bytes`, or returns `nil` when they are not in the canonical shape.
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard let parsed = bytes.withUnsafeBufferPointer({ Self.parse($0) }) else { return nil }
         self = parsed
     }

@@ -29,10 +29,9 @@ extension ReceiptValidator {
     /// window. Then: parse the payload (still unverified), pick the time exactly as the full path
     /// does, check the content digest (and signed attributes), verify the one RSA signature with the
     /// cached key; only then is the parsed receipt believed. Any doubt returns `nil`.
-    func fastPathReport(_ der: [UInt8]) -> ReceiptValidationReport? {
-        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
-              let envelope = SignedDataEnvelope(der)
-        else { return nil }
+    /// `envelope` is `SignedDataEnvelope(der)`, read once by the caller for the whole validation.
+    func fastPathReport(_ der: [UInt8], envelope: SignedDataEnvelope?) -> ReceiptValidationReport? {
+        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives, let envelope else { return nil }
 
         let (trust, store) = trustChoice(
             embedsOnlyStoreKitCertificate: storeKitTrustStore != nil
@@ -109,9 +108,10 @@ extension ReceiptValidator {
     /// chain policy), when it is safe to reuse: canonical envelope, every embedded certificate part
     /// of the verified chain, one candidate issuer per link (so path building cannot depend on the
     /// time), and a key the backend can import.
-    func remember(_ der: [UInt8], verified: VerifiedSignedData, store: any TrustStore, at time: Date) {
+    /// `envelope` is `SignedDataEnvelope(der)`, read once by the caller.
+    func remember(_ der: [UInt8], envelope: SignedDataEnvelope?, verified: VerifiedSignedData, store: any TrustStore, at time: Date) {
         guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
-              let envelope = SignedDataEnvelope(der),
+              let envelope,
               envelope.digestAlgorithm == verified.digestAlgorithm,
               (envelope.signedAttributes != nil) == verified.hasSignedAttributes,
               let leaf = verified.signerChain.first

@@ -55,27 +55,36 @@ public struct ReceiptValidator: Sendable {
     // MARK: Pipeline
 
     func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
-        if let report = fastPathReport(der) { return report }
+        // The canonical envelope is read once and handed to every step that locates parts of it.
+        let envelope = SignedDataEnvelope(der)
+        if let report = fastPathReport(der, envelope: envelope) { return report }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(der, into: &report)
+            try evaluate(der, envelope: envelope, into: &report)
         } catch {
             report.error = error
         }
         return report
     }
 
-    private func evaluate(_ der: [UInt8], into report: inout ReceiptValidationReport) throws(ReceiptValidationError) {
+    private func evaluate(
+        _ der: [UInt8], envelope: SignedDataEnvelope?, into report: inout ReceiptValidationReport
+    ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
         // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
         // trusted; the creation date is re-read from the verified bytes and must agree.
-        let inspection = inspect(der)
+        let inspection = inspect(der, envelope: envelope)
         let (trust, store) = trustChoice(embedsOnlyStoreKitCertificate: inspection.embedsOnlyStoreKitCertificate)
         let unverifiedCreationDate = inspection.creationDate
         let time = verificationTime(now: now, creationDate: unverifiedCreationDate)
         report.verificationTime = time
 
-        let verified = try backend.verifySignedData(der, trustStore: store, at: time)
+        let verified: VerifiedSignedData
+        if let reader = backend as? any SignedDataEnvelopeVerifying {
+            verified = try reader.verifySignedData(der, envelope: envelope, trustStore: store, at: time)
+        } else {
+            verified = try backend.verifySignedData(der, trustStore: store, at: time)
+        }
         let verifiedAt = time
         report.digestAlgorithm = verified.digestAlgorithm
         report.trust = trust
@@ -110,7 +119,7 @@ public struct ReceiptValidator: Sendable {
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
-            remember(der, verified: verified, store: store, at: verifiedAt)
+            remember(der, envelope: envelope, verified: verified, store: store, at: verifiedAt)
         }
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
@@ -160,9 +169,9 @@ public struct ReceiptValidator: Sendable {
 
     /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
     /// DER that the container is certain to read the same way (no tree, no content copy).
-    private func inspect(_ der: [UInt8]) -> Inspection {
+    private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?) -> Inspection {
         var inspection = Inspection()
-        if let envelope = SignedDataEnvelope(der), envelope.isReadableAsContainer(der) {
+        if let envelope, envelope.isReadableAsContainer(der) {
             inspection.isReadable = true
             inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
                 && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)

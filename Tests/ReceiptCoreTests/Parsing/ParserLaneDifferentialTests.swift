@@ -10,35 +10,6 @@ import ReceiptTestSupport
 /// SET, every attribute SEQUENCE, every in-app SET and in-app attribute — which sends it down the
 /// general lane, and the two results are compared.
 @Suite struct ParserLaneDifferentialTests {
-    /// A DER element: tag byte, content.
-    private struct Element {
-        var tag: UInt8
-        var content: ArraySlice<UInt8>
-    }
-
-    /// Splits DER `bytes` (short or long definite lengths, single-byte tags) into elements.
-    private static func elements(_ bytes: ArraySlice<UInt8>) throws -> [Element] {
-        var result: [Element] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let tag = bytes[index]
-            index += 1
-            let first = try #require(index < bytes.endIndex ? bytes[index] : nil)
-            index += 1
-            var length = Int(first)
-            if first & 0x80 != 0 {
-                let count = Int(first & 0x7f)
-                try #require(count >= 1 && count <= 4 && index + count <= bytes.endIndex)
-                length = bytes[index..<(index + count)].reduce(0) { $0 << 8 | Int($1) }
-                index += count
-            }
-            try #require(index + length <= bytes.endIndex)
-            result.append(Element(tag: tag, content: bytes[index..<(index + length)]))
-            index += length
-        }
-        return result
-    }
-
     /// `tag ‖ 0x84 ‖ 4-byte length ‖ content`: a valid BER length that DER forbids.
     private static func longForm(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] {
         let n = content.count
@@ -47,20 +18,24 @@ import ReceiptTestSupport
 
     /// Re-encodes an attribute SET (top level or in-app) with long-form lengths throughout its
     /// structure, leaving every value's bytes as they are (an in-app value is re-encoded recursively).
+    /// The structure is read with the package's own ``BERReader``, which both lanes' inputs pass.
     static func reencodeAttributeSet(_ set: ArraySlice<UInt8>, inApp: Bool) throws -> [UInt8] {
-        let outer = try elements(set)
-        try #require(outer.count == 1 && outer[0].tag == 0x31)
+        let bytes = Array(set)
+        var reader = BERReader(bytes)
+        let outer = try reader.parseSingle(in: 0..<bytes.count)
+        try #require(outer.isUniversal(17) && outer.isConstructed)
+        func content(_ node: BERNode) -> ArraySlice<UInt8> { bytes[node.contentStart..<node.contentEnd] }
         var body: [UInt8] = []
-        for attribute in try elements(outer[0].content) {
-            try #require(attribute.tag == 0x30)
-            let parts = try elements(attribute.content)
-            try #require(parts.count == 3 && parts[2].tag == 0x04)
-            var value = Array(parts[2].content)
-            let typeBytes = Array(parts[0].content)
+        for attribute in outer.children {
+            try #require(attribute.isUniversal(16) && attribute.children.count == 3)
+            let parts = attribute.children
+            try #require(parts[0].isUniversal(2) && parts[1].isUniversal(2) && parts[2].isUniversal(4))
+            var value = Array(content(parts[2]))
+            let typeBytes = Array(content(parts[0]))
             if !inApp, typeBytes == [17] {
-                value = try reencodeAttributeSet(parts[2].content, inApp: true)
+                value = try reencodeAttributeSet(content(parts[2]), inApp: true)
             }
-            let sequence = longForm(0x02, typeBytes) + longForm(0x02, Array(parts[1].content)) + longForm(0x04, value)
+            let sequence = longForm(0x02, typeBytes) + longForm(0x02, Array(content(parts[1]))) + longForm(0x04, value)
             body += longForm(0x30, sequence)
         }
         return longForm(0x31, body)
