@@ -17,9 +17,31 @@ struct BufferedOutput {
         bytes.reserveCapacity(self.chunkSize + 64 * 1024)
     }
 
+    /// Whether output goes to a terminal (every ``append(_:)`` is written at once).
+    var isInteractive: Bool { chunkSize == 0 }
+
     /// Writes the buffer out once it holds a chunk (at once when interactive).
     mutating func flushIfFull() {
         if bytes.count >= chunkSize { flush() }
+    }
+
+    /// Whether ``append(_:)`` of `count` bytes writes to stdout (rather than only buffering).
+    func writes(appending count: Int) -> Bool {
+        bytes.count + count >= chunkSize
+    }
+
+    /// Appends `text`, writing once a chunk is full. A text of half a chunk or more is written
+    /// as it is, after what is buffered, instead of being copied into the buffer first.
+    mutating func append(_ text: [UInt8]) {
+        if bytes.count + text.count < chunkSize {
+            bytes.append(contentsOf: text)
+        } else if text.count >= chunkSize / 2 {
+            flush()
+            if !failed, !text.isEmpty, !FileDescriptorOutput.writeAll(text, to: 1) { failed = true }
+        } else {
+            bytes.append(contentsOf: text)
+            flush()
+        }
     }
 
     /// Writes everything buffered.

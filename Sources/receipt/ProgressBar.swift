@@ -27,9 +27,9 @@ final class ProgressBar {
         self.total = total
     }
 
-    /// Counts one more item done and redraws.
-    func advance() {
-        done += 1
+    /// Counts `count` more items done and redraws.
+    func advance(by count: Int = 1) {
+        done += count
         draw()
     }
 

@@ -103,19 +103,18 @@ struct VerifyCommand: AsyncParsableCommand {
         runner.answersAsApple = format == .apple || format == .appleNDJSON
         var tally = VerificationTally()
         let count = inputs.count
-        let buffers = BufferPool()
-        await runner.run(inputs, progress: progress) { outcome, index in
-            var text = buffers.take()
+        let chunkSize = VerificationRunner.chunkSize(
+            inputCount: count, width: ProcessInfo.processInfo.activeProcessorCount, interactive: output.isInteractive)
+        await runner.run(inputs, chunkSize: chunkSize, progress: progress) { outcome, index, text in
             formatter.write(outcome, index: index, of: count, into: &text)
-            return text
-        } emit: { status, text in
-            tally.count(status)
-            output.bytes.append(contentsOf: text)
-            buffers.giveBack(text)
-            if output.bytes.count >= output.chunkSize {
+        } emit: { statuses, text in
+            for status in statuses { tally.count(status) }
+            if output.writes(appending: text.count) {
                 progress?.clearForOutput()
-                output.flush()
+                output.append(text)
                 progress?.redrawAfterOutput()
+            } else {
+                output.append(text)
             }
         }
         formatter.finish(count: inputs.count, into: &output.bytes)

@@ -80,6 +80,44 @@ struct VerifyInputTests {
         #expect(!result.stderr.contains("#"))
     }
 
+    @Test("a batch large enough to be verified in chunks: every file once, in name order, its own verdict; the tally counts each")
+    func largeBatchInChunks() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 16 × 32 × 2 cores and more: the runner gives each task up to 16 consecutive files.
+        let valid = try Data(contentsOf: ReceiptCLI.realReceipt("tpinapp-sandbox-g5-sha256-2025-2iap.receipt"))
+        var invalid = valid
+        invalid[invalid.count - 10] ^= 0x01  // the signature
+        let count = 1_100
+        var expected: [String: Bool] = [:]
+        for index in 0..<count {
+            let name = String(format: "r%05d.receipt", index)
+            let isValid = index % 7 != 3
+            try (isValid ? valid : invalid).write(to: directory.appendingPathComponent(name))
+            expected[name] = isValid
+        }
+        let invalidCount = expected.values.filter { !$0 }.count
+        for flags in [["--ndjson"], ["--json"]] {
+            let result = try ReceiptCLI.run(["verify"] + flags + [directory.path])
+            #expect(result.status == 1)
+            let outputs: [VerifyOutputShape]
+            if flags == ["--json"] {
+                outputs = try JSONDecoder().decode([VerifyOutputShape].self, from: Data(result.stdout.utf8))
+            } else {
+                outputs = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)) }
+            }
+            let names = outputs.map { URL(fileURLWithPath: $0.file).lastPathComponent }
+            #expect(names == expected.keys.sorted(), "\(flags)")
+            for output in outputs {
+                let name = URL(fileURLWithPath: output.file).lastPathComponent
+                #expect(output.valid == expected[name], "\(flags) \(name)")
+            }
+            if flags == ["--ndjson"] {
+                #expect(result.stderr.contains("\(count - invalidCount) valid, \(invalidCount) invalid, 0 unreadable"), "\(result.stderr)")
+            }
+        }
+    }
+
     @Test("several files in human form: one block each, in input order, summary on stderr")
     func severalHuman() throws {
         let names = ["voltrue2-production-sha1-2015-noiap.receipt", "aiv-sandbox-ios-mindnode-2017a.receipt", "tpinapp-sandbox-g7-sha1-2023.receipt"]
