@@ -11,6 +11,13 @@ struct HumanReport {
 
     /// The whole block, ending with a newline; certificate lines come from (and go to) `summaries`.
     func text(summaries: SharedCertificateSummaries) -> String {
+        var bytes: [UInt8] = []
+        write(summaries: summaries, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the block (``text(summaries:)``) to `output` as UTF-8.
+    func write(summaries: SharedCertificateSummaries, into output: inout [UInt8]) {
         var lines: [String] = []
         lines.append("\(outcome.label): \(verdict)")
         let report = outcome.report
@@ -29,11 +36,13 @@ struct HumanReport {
             lines.append("  Checked at:        \(RFC3339.string(from: time)) by \(backendName)")
         }
         lines += chainLines(report, summaries: summaries)
-        var text = lines.joined(separator: "\n") + "\n"
-        if let receipt = report.receipt {
-            text += purchasesTable(receipt.inAppPurchases)
+        for line in lines {
+            output.append(contentsOf: line.utf8)
+            output.append(0x0A)
         }
-        return text
+        if let receipt = report.receipt {
+            writePurchasesTable(receipt.inAppPurchases, into: &output)
+        }
     }
 
     /// `VALID`, or `INVALID: code — message`, or `UNREADABLE: code — message`.
@@ -81,9 +90,13 @@ struct HumanReport {
         return lines + summaries.lines(for: certificates)
     }
 
-    private func purchasesTable(_ purchases: [InAppPurchase]) -> String {
-        guard !purchases.isEmpty else { return "  Purchases:         none\n" }
+    private func writePurchasesTable(_ purchases: [InAppPurchase], into output: inout [UInt8]) {
+        guard !purchases.isEmpty else {
+            output.append(contentsOf: "  Purchases:         none\n".utf8)
+            return
+        }
         var table = TextTable(header: ["PRODUCT", "QTY", "TRANSACTION", "ORIGINAL TX", "PURCHASED", "EXPIRES", "CANCELLED"])
+        table.rows.reserveCapacity(purchases.count)
         for purchase in purchases {
             table.rows.append([
                 purchase.productID ?? "-",
@@ -95,7 +108,8 @@ struct HumanReport {
                 purchase.cancellationDate.map(RFC3339.string(from:)) ?? "-",
             ])
         }
-        return "  Purchases (\(purchases.count)):\n" + table.render(indent: "    ")
+        output.append(contentsOf: "  Purchases (\(purchases.count)):\n".utf8)
+        table.render(indent: "    ", into: &output)
     }
 
     private static func describe(_ trust: ReceiptTrust) -> String {

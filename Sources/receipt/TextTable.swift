@@ -7,24 +7,44 @@ struct TextTable {
 
     /// The table as lines, each prefixed by `indent`, columns separated by two spaces.
     func render(indent: String = "") -> String {
-        let all = [header] + rows
-        let columns = all.map(\.count).max() ?? 0
+        var bytes: [UInt8] = []
+        render(indent: indent, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the table's lines to `output` as UTF-8: each prefixed by `indent`, columns padded
+    /// to their widest cell (in characters) plus two spaces, trailing spaces trimmed.
+    func render(indent: String = "", into output: inout [UInt8]) {
+        let columns = ([header] + rows).map(\.count).max() ?? 0
         var widths = Array(repeating: 0, count: columns)
-        for row in all {
-            for (index, cell) in row.enumerated() {
-                widths[index] = max(widths[index], cell.count)
+        var cellWidths: [[Int]] = []
+        cellWidths.reserveCapacity(rows.count + 1)
+        for row in [header] + rows {
+            let rowWidths = row.map(Self.width)
+            for (index, width) in rowWidths.enumerated() {
+                widths[index] = max(widths[index], width)
             }
+            cellWidths.append(rowWidths)
         }
-        var text = ""
-        for row in all {
-            var line = indent
+        var number = 0
+        for row in [header] + rows {
+            let lineStart = output.count
+            output.append(contentsOf: indent.utf8)
             for (index, cell) in row.enumerated() {
-                let isLast = index == row.count - 1
-                line += isLast ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+                output.append(contentsOf: cell.utf8)
+                if index < row.count - 1 {
+                    output.append(contentsOf: repeatElement(0x20, count: widths[index] - cellWidths[number][index] + 2))
+                }
             }
-            while line.hasSuffix(" ") { line.removeLast() }
-            text += line + "\n"
+            while output.count > lineStart, output.last == 0x20 { output.removeLast() }
+            output.append(0x0A)
+            number += 1
         }
-        return text
+    }
+
+    /// A cell's width in characters: its UTF-8 length when it is ASCII (one byte a character),
+    /// its `Character` count otherwise.
+    private static func width(_ cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
     }
 }

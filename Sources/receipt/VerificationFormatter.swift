@@ -74,7 +74,6 @@ struct HumanFormatter: VerificationFormatter {
     /// Appends the block (after a blank line unless it is the first).
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         if index > 0 { output.append(0x0A) }
-        let report = HumanReport(outcome: outcome, backendName: backendName)
-        output.append(contentsOf: report.text(summaries: summaries).utf8)
+        HumanReport(outcome: outcome, backendName: backendName).write(summaries: summaries, into: &output)
     }
 }
