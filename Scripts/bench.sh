@@ -9,19 +9,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 scratch="${BENCH_SCRATCH_PATH:-$root/.build-bench}"
-static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -openssl / -gnutls
+static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -openssl / -gnutls / -cli
 # SwiftPM keeps a path dependency's file list in the build description and does not notice files
 # added to this package since the last benchmark build: drop the descriptions so they are re-planned.
 rm -f "$scratch"/*/release/description.json "$static_scratch"-*/*/release/description.json
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt-bench >&2
-# The `receipt` tool itself (both backends), for the end-to-end lines.
-swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt >&2
+# The `receipt` tool itself (both backends), for the end-to-end lines, built as the README says to
+# build the tool: with the Swift runtime linked in (--static-swift-stdlib), which starts faster.
+swift build -c release --static-swift-stdlib --package-path Benchmarks --scratch-path "$static_scratch-cli" --product receipt >&2
 # The whole-process memory probe, once per backend, each built with that backend's trait alone (as a
 # server would be) and the static Swift runtime (as a server image would be).
 probes=()
+cli_only=false
+for argument in "$@"; do [[ $argument == --cli-only ]] && cli_only=true; done
 for backend in openssl gnutls; do
+    $cli_only && break  # the end-to-end lines need no memory probe
     RECEIPT_MEMORY_BACKEND=$backend swift build -c release --static-swift-stdlib --package-path Benchmarks/MemoryProbe \
         --scratch-path "$static_scratch-$backend" --product receipt-memory >&2
     probes+=(--memory-probe "$backend=$static_scratch-$backend/release/receipt-memory")
 done
-"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" --cli "$scratch/release/receipt" "$@"
+"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" --cli "$static_scratch-cli/release/receipt" "$@"

@@ -49,6 +49,7 @@ struct CLIBenchmark {
         var lines: [Line] = []
         var cLoop: [String: [Double]] = [:]     // "backend/batch" → C seconds per receipt, one a round
         var library: [String: [Double]] = [:]   // "backend/batch" → warm validation seconds per receipt
+        var starts: [Double] = []               // `receipt --version` on one core, seconds, one a round
         for backend in backends {
             for batch in batches {
                 let key = "\(backend.name)/\(batch.fixture.name)"
@@ -70,6 +71,7 @@ struct CLIBenchmark {
                 // One run before the rounds: the files in the page cache, the executable loaded.
                 _ = try CLIProcess.run(arguments(["--ndjson"], "0,1"), output: output)
                 for _ in 0..<rounds {
+                    starts.append(try CLIProcess.run(["taskset", "-c", "0", executable, "--version"], output: output).seconds)
                     if let runner = c.runner { cLoop[key, default: []].append(Measure.perOperation(runner)) }
                     library[key, default: []].append(Measure.perOperation(warm))
                     var index = 0
@@ -88,12 +90,14 @@ struct CLIBenchmark {
                 lines += group
             }
         }
-        return render(lines, cLoop: cLoop, library: library, batches: batches.map { ($0.fixture.name, $0.count) })
+        return render(lines, cLoop: cLoop, library: library, starts: starts, batches: batches.map { ($0.fixture.name, $0.count) })
     }
 
     // MARK: Rendering
 
-    private func render(_ lines: [Line], cLoop: [String: [Double]], library: [String: [Double]], batches: [(String, Int)]) -> String {
+    private func render(
+        _ lines: [Line], cLoop: [String: [Double]], library: [String: [Double]], starts: [Double], batches: [(String, Int)]
+    ) -> String {
         func median(_ values: [Double]) -> Double {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .nan }
@@ -115,7 +119,8 @@ struct CLIBenchmark {
         out += batches.map { "\($1) × \($0)" }.joined(separator: ", ")
         out += "), output to a file, the child pinned to one core or two with taskset; \(rounds) rounds, each running every line once "
         out += "and the C loop and the library's warm validation on the same receipt (one core). µs/receipt = median of the rounds' "
-        out += "wall time / files; ratios = median of the per-round ratios (range in brackets); peak RSS = the child's largest.\n"
+        out += "wall time / files; ratios = median of the per-round ratios (range in brackets); peak RSS = the child's largest. "
+        out += String(format: "Process start (`receipt --version`, one core, median of %d): %.1f ms, included in every line.\n", starts.count, median(starts) * 1e3)
         var table: [[String]] = []
         for entry in lines {
             let key = "\(entry.backend)/\(entry.batch)"
