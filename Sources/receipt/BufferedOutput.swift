@@ -1,8 +1,8 @@
 /// Standard output gathered in a byte buffer and written with `write(2)` in large chunks.
 ///
 /// A batch of thousands of receipts then costs a few hundred system calls instead of one (or
-/// several, through `print`) per receipt. Interactive output (stdout a terminal) is written after
-/// every receipt so that each verdict appears when it is known.
+/// several, through `print`) per receipt. Interactive output (stdout a terminal) is written at
+/// every ``append(_:)`` so that each verdict appears when it is known.
 struct BufferedOutput {
     /// What is waiting to be written.
     var bytes: [UInt8] = []
@@ -11,7 +11,7 @@ struct BufferedOutput {
     /// Whether a write failed (stdout closed): everything after it is dropped.
     private(set) var failed = false
 
-    /// A buffer for stdout: chunks of `chunkSize` bytes, or one write per ``flushIfFull()`` on a terminal.
+    /// A buffer for stdout: chunks of `chunkSize` bytes, or one write per ``append(_:)`` on a terminal.
     init(chunkSize: Int = 256 * 1024, interactive: Bool = StandardOutput.isTerminal) {
         self.chunkSize = interactive ? 0 : chunkSize
         bytes.reserveCapacity(self.chunkSize + 64 * 1024)
@@ -19,11 +19,6 @@ struct BufferedOutput {
 
     /// Whether output goes to a terminal (every ``append(_:)`` is written at once).
     var isInteractive: Bool { chunkSize == 0 }
-
-    /// Writes the buffer out once it holds a chunk (at once when interactive).
-    mutating func flushIfFull() {
-        if bytes.count >= chunkSize { flush() }
-    }
 
     /// Whether ``append(_:)`` of `count` bytes writes to stdout (rather than only buffering).
     func writes(appending count: Int) -> Bool {
