@@ -143,14 +143,14 @@ struct VerificationJSONTests {
     func formatters() throws {
         let outcomes = (0..<3).map { VerificationOutcome(label: "r\($0)", report: ReceiptValidationReport()) }
         var ndjson: [UInt8] = []
-        var lines = NDJSONFormatter()
+        let lines = NDJSONFormatter()
         for (index, outcome) in outcomes.enumerated() { lines.write(outcome, index: index, of: 3, into: &ndjson) }
         lines.finish(count: 3, into: &ndjson)
         let text = String(decoding: ndjson, as: UTF8.self)
         #expect(text.split(separator: "\n").count == 3)
         #expect(text.hasSuffix("\n"))
         var json: [UInt8] = []
-        var array = JSONFormatter()
+        let array = JSONFormatter()
         for (index, outcome) in outcomes.enumerated() { array.write(outcome, index: index, of: 3, into: &json) }
         array.finish(count: 3, into: &json)
         let parsed = try JSONSerialization.jsonObject(with: Data(json)) as? [[String: Any]]
