@@ -45,10 +45,7 @@ enum DirectoryListing {
         while let entry = readdir(directory) {
             let type = entry.pointee.d_type
             guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let name else {
+            guard let name = Self.name(of: entry) else {
                 expansion.skipped.append("an entry of \(path) whose name is not UTF-8")
                 continue
             }
@@ -74,5 +71,21 @@ enum DirectoryListing {
         for label in labels {
             expansion.inputs.append(ReceiptInput(label: label, source: .file(label)))
         }
+    }
+
+    /// The entry's name, read in place; `nil` when it is not UTF-8.
+    ///
+    /// The record `readdir` returns is only `d_reclen` bytes long, which may be shorter than
+    /// `struct dirent` (whose `d_name` is declared 256 bytes): the name is read up to its NUL within
+    /// the record, never by copying the whole declared field.
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String? {
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return nil }
+        let recordLength = Int(entry.pointee.d_reclen)
+        let capacity = min(recordLength, MemoryLayout<dirent>.size) - offset
+        guard capacity > 0 else { return nil }
+        let start = UnsafeRawPointer(entry).advanced(by: offset)
+        let length = strnlen(start.assumingMemoryBound(to: CChar.self), capacity)
+        let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length)
+        return String(validating: bytes, as: UTF8.self)
     }
 }
