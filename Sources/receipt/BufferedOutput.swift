@@ -28,7 +28,7 @@ struct BufferedOutput {
     /// Appends `text`, writing once a chunk is full. A text of half a chunk or more is written
     /// as it is, after what is buffered, instead of being copied into the buffer first.
     mutating func append(_ text: [UInt8]) {
-        if bytes.count + text.count < chunkSize {
+        if !writes(appending: text.count) {
             bytes.append(contentsOf: text)
         } else if text.count >= chunkSize / 2 {
             flush()

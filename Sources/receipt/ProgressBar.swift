@@ -28,7 +28,7 @@ final class ProgressBar {
     }
 
     /// Counts `count` more items done and redraws.
-    func advance(by count: Int = 1) {
+    func advance(by count: Int) {
         done += count
         draw()
     }

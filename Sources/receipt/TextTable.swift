@@ -15,30 +15,25 @@ struct TextTable {
     /// Appends the table's lines to `output` as UTF-8: each prefixed by `indent`, columns padded
     /// to their widest cell (in characters) plus two spaces, trailing spaces trimmed.
     func render(indent: String = "", into output: inout [UInt8]) {
-        let columns = ([header] + rows).map(\.count).max() ?? 0
-        var widths = Array(repeating: 0, count: columns)
-        var cellWidths: [[Int]] = []
-        cellWidths.reserveCapacity(rows.count + 1)
-        for row in [header] + rows {
-            let rowWidths = row.map(Self.width)
+        let all = [header] + rows
+        let cellWidths = all.map { $0.map(Self.width) }
+        var widths = Array(repeating: 0, count: all.map(\.count).max() ?? 0)
+        for rowWidths in cellWidths {
             for (index, width) in rowWidths.enumerated() {
                 widths[index] = max(widths[index], width)
             }
-            cellWidths.append(rowWidths)
         }
-        var number = 0
-        for row in [header] + rows {
+        for (row, rowWidths) in zip(all, cellWidths) {
             let lineStart = output.count
             output.append(contentsOf: indent.utf8)
             for (index, cell) in row.enumerated() {
                 output.append(contentsOf: cell.utf8)
                 if index < row.count - 1 {
-                    output.append(contentsOf: repeatElement(0x20, count: widths[index] - cellWidths[number][index] + 2))
+                    output.append(contentsOf: repeatElement(0x20, count: widths[index] - rowWidths[index] + 2))
                 }
             }
             while output.count > lineStart, output.last == 0x20 { output.removeLast() }
             output.append(0x0A)
-            number += 1
         }
     }
 

@@ -45,16 +45,15 @@ struct VerificationRunner: Sendable {
                 guard nextToStart < chunkCount else { return }
                 let number = nextToStart
                 let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
-                let slice = Array(inputs[range])
                 nextToStart += 1
                 group.addTask {
                     var text = buffers.take()
                     var statuses: [VerificationOutcome.Status] = []
-                    statuses.reserveCapacity(slice.count)
-                    for (offset, input) in slice.enumerated() {
-                        let outcome = verify(input)
+                    statuses.reserveCapacity(range.count)
+                    for index in range {
+                        let outcome = verify(inputs[index])
                         statuses.append(outcome.status)
-                        format(outcome, range.lowerBound + offset, &text)
+                        format(outcome, index, &text)
                     }
                     return (number, statuses, text)
                 }
