@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptCore
 
 /// `Fixtures/manifest.json`: every fixture with the anchor, policy and time it is checked with and

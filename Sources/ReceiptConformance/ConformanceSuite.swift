@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptCore
 
 /// The cross-backend conformance kit: runs every case of a ``ConformanceManifest`` through a
@@ -151,14 +155,12 @@ public struct ConformanceSuite: Sendable {
     }
 
     private static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        RFC3339.parse(text)
     }
 
+    /// The date to the whole second (both sides are compared at that precision), in UTC.
     private static func format(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
+        RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 }
 
@@ -199,8 +201,7 @@ private struct ValidatorKey: Hashable {
         case "creation": self.time = .creationDate
         case "now": self.time = .now
         case let text:
-            let formatter = ISO8601DateFormatter()
-            guard let date = formatter.date(from: text) else {
+            guard let date = RFC3339.parse(text) else {
                 throw ReceiptValidationError(.invalidEncoding, "Case \(testCase.name): the time '\(text)' is not RFC 3339.")
             }
             self.time = .fixed(date)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptCore
 
 /// The independent decode of one real receipt (`Fixtures/real/expected/<name>.json`), compared

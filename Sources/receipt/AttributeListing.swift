@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// Every attribute of a receipt as text: typed ones by attribute number and Apple's name, the rest

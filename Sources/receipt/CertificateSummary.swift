@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The facts the tool prints about a certificate: subject and validity period (via ``CertificateInfo``).

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ReceiptCore
 import ReceiptKit
 
 /// The printed lines of the certificate chains already described, so that a batch of receipts
@@ -40,16 +45,14 @@ struct CertificateSummaryCache {
 }
 
 /// A ``CertificateSummaryCache`` shared by the worker threads that format outcomes.
-final class SharedCertificateSummaries: @unchecked Sendable {
-    // @unchecked: `cache` is only touched under `lock`.
-    private let lock = NSLock()
-    private var cache = CertificateSummaryCache()
+final class SharedCertificateSummaries: Sendable {
+    private let cache = ShardLock(CertificateSummaryCache())
 
     /// An empty cache.
     init() {}
 
     /// The lines describing `chain` (see ``CertificateSummaryCache/lines(for:)``).
     func lines(for chain: [Certificate]) -> [String] {
-        lock.withLock { cache.lines(for: chain) }
+        cache.withLock { $0.lines(for: chain) }
     }
 }

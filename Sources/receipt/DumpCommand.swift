@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// `receipt dump FILE`: show what a receipt contains WITHOUT verifying it.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `JSONEncoder` with the tool's settings, for the one-off documents (`dump --json`): sorted keys,
 /// no escaped slashes. Batch output (`verify`) goes through ``JSONByteWriter`` instead.

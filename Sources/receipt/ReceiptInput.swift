@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// One receipt to verify, as named on the command line (a file, a file found in a directory, or stdin).
@@ -59,16 +63,11 @@ struct ReceiptInput: Sendable {
 
     /// Reads standard input to its end, or to one byte past `maximumSize`.
     private static func readStandardInput(maximumSize: Int) -> Source {
-        var bytes: [UInt8] = []
-        let handle = FileHandle.standardInput
         do {
-            while bytes.count <= maximumSize {
-                guard let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty else { break }
-                bytes += chunk
-            }
+            // One byte past the limit, when there is one, so that the loader names the limit.
+            return .bytes(try FileContents.read(descriptor: 0, upTo: maximumSize < Int.max ? maximumSize + 1 : maximumSize))
         } catch {
-            return .unreadable(ReceiptValidationError(.receiptNotFound, "standard input could not be read: \(error.localizedDescription)"))
+            return .unreadable(ReceiptValidationError(.receiptNotFound, "standard input could not be read: \(error)"))
         }
-        return .bytes(bytes)
     }
 }

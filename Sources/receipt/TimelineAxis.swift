@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The time axis of `receipt timeline`: linear where something happens, with every long idle
 /// stretch collapsed to a fixed-width break, so that five-minute sandbox renewals months apart

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// `receipt timeline FILE --svg OUT.svg`: draw a valid receipt's purchase history.
@@ -46,9 +50,9 @@ struct TimelineCommand: ParsableCommand {
             return
         }
         do {
-            try Data(timeline.svg.utf8).write(to: URL(fileURLWithPath: output))
+            try FileContents.write(Array(timeline.svg.utf8), to: output)
         } catch {
-            throw CommandFailure(status: .unreadable, message: "\(output) could not be written: \(error.localizedDescription)")
+            throw CommandFailure(status: .unreadable, message: "\(output) could not be written: \(error)")
         }
         StandardError.write("wrote \(output): \(timeline.sections.flatMap(\.lanes).count) products, \(timeline.periodCount) periods\n")
     }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// The checks `verify`, `entitlements` and `timeline` run on a receipt: trust anchors, Xcode
@@ -97,9 +101,9 @@ struct ValidatedReceiptOptions: ParsableArguments {
         guard let catalogPath else { return .empty }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: catalogPath))
+            data = Data(try FileContents.read(catalogPath))
         } catch {
-            throw CommandFailure(status: .unreadable, message: "the catalog \(catalogPath) could not be read: \(error.localizedDescription)")
+            throw CommandFailure(status: .unreadable, message: "the catalog \(catalogPath) could not be read: \(error)")
         }
         do {
             return try ProductCatalog(json: data)

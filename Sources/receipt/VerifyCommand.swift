@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReceiptKit
 
 /// `receipt verify FILE…`: verify receipts and print a verdict for each.
@@ -136,11 +140,11 @@ struct VerifyCommand: AsyncParsableCommand {
 
     /// Loads a `--root` certificate: unreadable file → exit 3, not a certificate → exit 2.
     static func loadCertificate(_ path: String, backend: any CryptoBackend) throws -> Certificate {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileContents.read(path)
         } catch {
-            throw CommandFailure(status: .unreadable, message: "the root certificate \(path) could not be read: \(error.localizedDescription)")
+            throw CommandFailure(status: .unreadable, message: "the root certificate \(path) could not be read: \(error)")
         }
         do {
             return try backend.loadCertificate(Array(data))
