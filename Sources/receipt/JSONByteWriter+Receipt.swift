@@ -65,18 +65,17 @@ extension JSONByteWriter {
     /// comparison for a shared list) at the same depth gets a copy of that text.
     mutating func attributes(_ attributes: [ReceiptAttribute]) {
         if let last = lastAttributes, last.depth == nestingDepth, last.list == attributes {
-            bytes.append(contentsOf: last.text)
-            noteValueWritten()
+            repeatValue(last.text)
             return
         }
-        let start = bytes.count
+        let start = count
         beginArray()
         for index in attributes.indices {
             nextElement()
             attribute(attributes[index])
         }
         endArray()
-        if !attributes.isEmpty { lastAttributes = (attributes, Array(bytes[start...]), nestingDepth) }
+        if !attributes.isEmpty { lastAttributes = (attributes, text(since: start), nestingDepth) }
     }
 
     /// Writes a raw attribute: `type`, `value_hex`, `version` (`type_hex` / `version_hex` when a

@@ -35,8 +35,8 @@ struct NDJSONFormatter: VerificationFormatter {
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         var writer = JSONByteWriter(appendingTo: consume output, pretty: false)
         writer.verification(outcome)
-        writer.bytes.append(0x0A)
-        output = writer.bytes
+        writer.byte(0x0A)
+        output = writer.takeBytes()
     }
 }
 
@@ -47,8 +47,8 @@ struct JSONFormatter: VerificationFormatter {
         if count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
         var writer = JSONByteWriter(appendingTo: consume output, pretty: true)
         writer.verification(outcome)
-        if count == 1 { writer.bytes.append(0x0A) }
-        output = writer.bytes
+        if count == 1 { writer.byte(0x0A) }
+        output = writer.takeBytes()
     }
 
     /// Closes the array of several objects (`[]` for none).

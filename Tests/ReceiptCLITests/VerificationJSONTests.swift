@@ -49,10 +49,10 @@ struct VerificationJSONTests {
     }
 
     /// Writes `outcome` with the tool's writer, compact or pretty.
-    static func written(_ outcome: VerificationOutcome, pretty: Bool) -> Data {
-        var writer = JSONByteWriter(pretty: pretty)
+    static func written(_ outcome: VerificationOutcome, pretty: Bool, stageCapacity: Int = 8 * 1024) -> Data {
+        var writer = JSONByteWriter(pretty: pretty, stageCapacity: stageCapacity)
         writer.verification(outcome)
-        return Data(writer.bytes)
+        return Data(writer.takeBytes())
     }
 
     /// Both texts parsed as JSON values; they must be equal, and the writer's must parse.
@@ -67,6 +67,9 @@ struct VerificationJSONTests {
             if byteForByte {
                 #expect(ours == reference, "pretty \(pretty)", sourceLocation: sourceLocation)
             }
+            // The smallest stage moves its text out at almost every piece: the same bytes.
+            let smallStage = written(outcome, pretty: pretty, stageCapacity: JSONByteWriter.minimumStageCapacity)
+            #expect(smallStage == ours, "pretty \(pretty), smallest stage", sourceLocation: sourceLocation)
         }
     }
 
@@ -120,6 +123,45 @@ struct VerificationJSONTests {
             report.receipt = receipt
             report.error = ReceiptValidationError(.bundleIDMismatch, text, libraryMessage: text)
             try Self.expectEqualJSON(VerificationOutcome(label: text, report: report), byteForByte: true)
+        }
+    }
+
+    @Test("strings, bytes and attribute lists longer than the stage, dates outside years 0–9999")
+    func longValues() throws {
+        var long = ""
+        for index in 0..<2_000 { long += "line \(index): \"quoted\"\t\\ é 🍎\n" }
+        let value = (0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let attributes = (0..<500).map { ReceiptAttribute(type: $0, version: 1, value: [0x0C, 0x01, UInt8($0 & 0x7F)]) }
+        let far = Date(timeIntervalSince1970: 400_000_000_000)
+        // Renewals share their attribute lists: a long one (its text leaves the stage) and a short one.
+        let short = Array(attributes.prefix(3))
+        let purchases = (0..<6).map { index in
+            InAppPurchase(
+                productID: index < 3 ? long : "p\(index)", purchaseDate: far,
+                cancellationDate: Date(timeIntervalSince1970: -70_000_000_000), otherAttributes: index < 3 ? attributes : short)
+        }
+        let receipt = Receipt(bundleID: long, opaqueValue: value, creationDate: far, inAppPurchases: purchases, otherAttributes: attributes)
+        for outcome in Self.outcomes(label: long, receipt: receipt) {
+            try Self.expectEqualJSON(outcome, byteForByte: true)
+        }
+        #expect(Self.written(Self.outcomes(label: long, receipt: receipt)[0], pretty: false).count > 3 * 8 * 1024)
+    }
+
+    @Test("text given to the writer stays in front of what it writes")
+    func appendsAfterGivenText() {
+        for capacity in [JSONByteWriter.minimumStageCapacity, 8 * 1024] {
+            var writer = JSONByteWriter(appendingTo: Array("prefix ".utf8), pretty: false, stageCapacity: capacity)
+            writer.beginArray()
+            writer.nextElement()
+            writer.integer(Int64.min)
+            writer.nextElement()
+            writer.integer(0)
+            writer.nextElement()
+            writer.integer(Int64.max)
+            writer.endArray()
+            #expect(writer.count == 51)
+            #expect(String(decoding: writer.takeBytes(), as: UTF8.self) == "prefix [-9223372036854775808,0,9223372036854775807]")
+            #expect(writer.takeBytes().isEmpty)
         }
     }
 

@@ -163,34 +163,55 @@ public enum RFC3339 {
     /// Appends the UTF-8 of ``string(from:)`` to `bytes` without building a `String` (for writers
     /// of large JSON documents, where a receipt's dates are most of the text formatting).
     public static func append(_ date: Date, to bytes: inout [UInt8]) {
-        guard let fields = fields(of: date), (0...9999).contains(fields.year) else {
-            bytes.append(contentsOf: string(from: date).utf8)
-            return
-        }
-        @inline(__always) func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor &*= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(truncatingIfNeeded: value / divisor % 10) &+ 0x30)
-                divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCompactLength) { buffer in
+            guard let base = buffer.baseAddress, let length = write(date, to: base) else {
+                bytes.append(contentsOf: string(from: date).utf8)
+                return
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
+        }
+    }
+
+    /// The longest text ``write(_:to:)`` stores: `YYYY-MM-DDTHH:MM:SS.sssZ`.
+    package static let maximumCompactLength = 24
+
+    /// Stores the UTF-8 of ``string(from:)`` at `out`, which has room for
+    /// ``maximumCompactLength`` bytes, and returns how many it stored; nil (nothing stored) for a
+    /// date outside the years 0 to 9999, which ``string(from:)`` writes in its own way.
+    package static func write(_ date: Date, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard let fields = fields(of: date), (0...9999).contains(fields.year) else { return nil }
+        var position = 0
+        @inline(__always) func digits(_ value: Int, _ width: Int) {
+            var rest = value
+            var index = position + width
+            while index > position {
+                index -= 1
+                out[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            }
+            position += width
+        }
+        @inline(__always) func byte(_ value: UInt8) {
+            out[position] = value
+            position += 1
         }
         digits(fields.year, 4)
-        bytes.append(UInt8(ascii: "-"))
+        byte(UInt8(ascii: "-"))
         digits(fields.month, 2)
-        bytes.append(UInt8(ascii: "-"))
+        byte(UInt8(ascii: "-"))
         digits(fields.day, 2)
-        bytes.append(UInt8(ascii: "T"))
+        byte(UInt8(ascii: "T"))
         digits(fields.hour, 2)
-        bytes.append(UInt8(ascii: ":"))
+        byte(UInt8(ascii: ":"))
         digits(fields.minute, 2)
-        bytes.append(UInt8(ascii: ":"))
+        byte(UInt8(ascii: ":"))
         digits(fields.second, 2)
         if fields.millisecond != 0 {
-            bytes.append(UInt8(ascii: "."))
+            byte(UInt8(ascii: "."))
             digits(fields.millisecond, 3)
         }
-        bytes.append(UInt8(ascii: "Z"))
+        byte(UInt8(ascii: "Z"))
+        return position
     }
 
     /// The UTC calendar fields of `date`, rounded to the millisecond; nil outside years ±9999.
