@@ -14,9 +14,14 @@ static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -o
 # added to this package since the last benchmark build: drop the descriptions so they are re-planned.
 rm -f "$scratch"/*/release/description.json "$static_scratch"-*/*/release/description.json
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt-bench >&2
-# The `receipt` tool itself (both backends), for the end-to-end lines, built as the README says to
-# build the tool: with the Swift runtime linked in (--static-swift-stdlib), which starts faster.
-swift build -c release --static-swift-stdlib --package-path Benchmarks --scratch-path "$static_scratch-cli" --product receipt >&2
+# The `receipt` tool itself, for the end-to-end lines, built as the README says to build the tool
+# (with the Swift runtime linked in, --static-swift-stdlib) and once per backend with that
+# backend's trait alone, as a user builds it: a tool linked with both libraries pays both
+# libraries' load-time initialisation at every start (GnuTLS's about 1.6 ms).
+swift build -c release --static-swift-stdlib --product receipt --scratch-path "$static_scratch-cli-openssl" \
+    --traits OpenSSL >&2
+swift build -c release --static-swift-stdlib --product receipt --scratch-path "$static_scratch-cli-gnutls" \
+    --disable-default-traits --traits GnuTLS >&2
 # The whole-process memory probe, once per backend, each built with that backend's trait alone (as a
 # server would be) and the static Swift runtime (as a server image would be).
 probes=()
@@ -28,4 +33,5 @@ for backend in openssl gnutls; do
         --scratch-path "$static_scratch-$backend" --product receipt-memory >&2
     probes+=(--memory-probe "$backend=$static_scratch-$backend/release/receipt-memory")
 done
-"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" --cli "$static_scratch-cli/release/receipt" "$@"
+"$scratch/release/receipt-bench" --fixtures "$root/Fixtures" "${probes[@]}" --cli openssl="$static_scratch-cli-openssl/release/receipt" \
+    --cli gnutls="$static_scratch-cli-gnutls/release/receipt" "$@"

@@ -6,8 +6,10 @@ import ReceiptKit
 /// against the C loop (`PKCS7_verify` / `gnutls_pkcs7_verify`) and the library's own warm
 /// validation of the same receipt, measured in the same rounds.
 struct CLIBenchmark {
-    /// The `receipt` executable (release build).
-    let executable: String
+    /// The `receipt` executable (release build) of each backend, by name: built with that
+    /// backend's trait alone, as a user builds the tool; under "" one built with both, for any
+    /// backend without its own.
+    let executables: [String: String]
     let fixtures: [Fixture]
     let backends: [any CryptoBackend]
     /// Rounds of every line; each round runs every format and core count once, and the C loop.
@@ -54,9 +56,12 @@ struct CLIBenchmark {
         var lines: [Line] = []
         var cLoop: [String: [Double]] = [:]     // "backend/batch" → C seconds per receipt, one a round
         var library: [String: [Double]] = [:]   // "backend/batch" → warm validation seconds per receipt
-        var starts: [Double] = []               // `receipt --version` on one core, seconds, one a round
+        var starts: [String: [Double]] = [:]    // backend → `receipt --version` on one core, seconds, one a round
         var singles: [String: [Double]] = [:]   // "backend/batch/cores" → seconds of `--ndjson` on one copy, one a round
         for backend in backends {
+            guard let executable = executables[backend.name] ?? executables[""] else {
+                throw BenchError("no receipt executable for \(backend.name) (--cli \(backend.name)=PATH)")
+            }
             for batch in batches {
                 let key = "\(backend.name)/\(batch.fixture.name)"
                 let c = try CBaselineRunner(backend: backend.name, fixture: batch.fixture)
@@ -77,7 +82,7 @@ struct CLIBenchmark {
                 // One run before the rounds: the files in the page cache, the executable loaded.
                 _ = try CLIProcess.run(arguments(["--ndjson"], "0,1"), output: output)
                 for _ in 0..<rounds {
-                    starts.append(try CLIProcess.run(["taskset", "-c", "0", executable, "--version"], output: output).seconds)
+                    starts[backend.name, default: []].append(try CLIProcess.run(["taskset", "-c", "0", executable, "--version"], output: output).seconds)
                     if let runner = c.runner { cLoop[key, default: []].append(Measure.perOperation(runner)) }
                     library[key, default: []].append(Measure.perOperation(warm))
                     var index = 0
@@ -107,7 +112,7 @@ struct CLIBenchmark {
     // MARK: Rendering
 
     private func render(
-        _ lines: [Line], cLoop: [String: [Double]], library: [String: [Double]], starts: [Double], singles: [String: [Double]],
+        _ lines: [Line], cLoop: [String: [Double]], library: [String: [Double]], starts: [String: [Double]], singles: [String: [Double]],
         batches: [(String, Int)]
     ) -> String {
         func median(_ values: [Double]) -> Double {
@@ -132,7 +137,11 @@ struct CLIBenchmark {
         out += "), output to a file, the child pinned to one core or two with taskset; \(rounds) rounds, each running every line once "
         out += "and the C loop and the library's warm validation on the same receipt (one core). µs/receipt = median of the rounds' "
         out += "wall time / files; ratios = median of the per-round ratios (range in brackets); peak RSS = the child's largest. "
-        out += String(format: "Process start (`receipt --version`, one core, median of %d): %.1f ms, included in every line but `ndjson beyond the 1st`: that one is (the batch's time − the time of one copy alone) / (files − 1), the cost of each further receipt without the process start and the cold first receipt.\n", starts.count, median(starts) * 1e3)
+        out += "Each backend's tool is built with that backend's trait alone when the bench is given one (Scripts/bench.sh does), as a user builds it. "
+        out += "Process start (`receipt --version`, one core, median of the rounds): "
+        out += starts.keys.sorted().map { String(format: "%@ %.1f ms", $0, median(starts[$0] ?? []) * 1e3) }.joined(separator: ", ")
+        out += "; included in every line but `ndjson beyond the 1st`: that one is (the batch's time − the time of one copy alone) / (files − 1), "
+        out += "the cost of each further receipt without the process start and the cold first receipt.\n"
         var table: [[String]] = []
         for entry in lines {
             let key = "\(entry.backend)/\(entry.batch)"

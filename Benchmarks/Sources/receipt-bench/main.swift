@@ -4,7 +4,7 @@ import ReceiptKit
 
 // receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
 //
-//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …] [--cli PATH-TO-receipt [--cli-only]]
+//   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …] [--cli [BACKEND=]PATH-TO-receipt … [--cli-only]]
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -85,11 +85,21 @@ do {
         Measure.scalingRounds = 5
     }
     // The end-to-end lines of the `receipt` tool (Scripts/bench.sh builds it and passes --cli).
-    let cli = argumentValue("--cli").map { executable in
-        CLIBenchmark(
-            executable: executable, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 5,
-            copies: quick ? (2_000, 40) : (20_000, 200))
+    // `--cli BACKEND=PATH`: the tool built with that backend's trait alone (as a user builds it);
+    // `--cli PATH`: one tool for every backend.
+    var executables: [String: String] = [:]
+    for (index, argument) in arguments.enumerated() where argument == "--cli" && index + 1 < arguments.count {
+        let value = arguments[index + 1]
+        let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2, backends.contains(where: { $0.name == parts[0] }) {
+            executables[parts[0]] = parts[1]
+        } else {
+            executables[""] = value
+        }
     }
+    let cli = executables.isEmpty ? nil : CLIBenchmark(
+        executables: executables, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 5,
+        copies: quick ? (2_000, 40) : (20_000, 200))
     if arguments.contains("--cli-only") {
         guard let cli else { throw BenchError("--cli-only needs --cli PATH") }
         guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
