@@ -49,14 +49,11 @@ struct AppleFormatter: VerificationFormatter {
         let response = outcome.appleResponse ?? AppleVerifyReceiptResponse(
             status: .notAuthenticated, code: ReceiptValidationError.Code.backendFailure.rawValue,
             message: "No response was computed.")
-        if isLinePerInput {
-            output.append(contentsOf: response.jsonBytes())
-            output.append(0x0A)
-            return
-        }
-        if count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
-        output.append(contentsOf: response.jsonBytes(prettyPrinted: true))
-        if count == 1 { output.append(0x0A) }
+        if !isLinePerInput, count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
+        var writer = JSONByteWriter(appendingTo: consume output, pretty: !isLinePerInput)
+        writer.appleResponse(response)
+        if isLinePerInput || count == 1 { writer.byte(0x0A) }
+        output = writer.takeBytes()
     }
 
     /// Closes the array of several responses (`[]` for none).

@@ -69,4 +69,21 @@ import Testing
         #expect(CivilDate.weekday(-4) == 0)
         #expect(CivilDate.weekday(-5) == 6)
     }
+
+    @Test("the one-string civil text equals the composed one over years 0-9999 and beyond")
+    func civilTextInOneString() {
+        // Every 7,919,000 seconds (about 92 days, never a whole number of days) from 0000-01-01 to
+        // 9999-12-31: about 40,000 instants at all times of day and in every month; then the
+        // edges, and years outside 0-9999 (which take the composed way).
+        var seconds: [Int64] = Array(stride(from: Int64(-62_167_219_200), through: 253_402_300_799, by: 7_919 * 1_000))
+        seconds += [0, -1, 86_399, 86_400, 951_782_400, -62_167_219_200, 253_402_300_799, 253_402_300_800, -62_167_219_201, -99_999_999_999]
+        for value in seconds {
+            for zone in ["Etc/GMT", "America/Los_Angeles"] {
+                let composed = AppleDate.civilText(value) + " " + zone
+                let single = zone == "Etc/GMT" ? AppleDate.civilText(value, zone: " Etc/GMT") : AppleDate.civilText(value, zone: " America/Los_Angeles")
+                #expect(Array(single.utf8) == Array(composed.utf8), "\(value)")
+            }
+        }
+        #expect(seconds.count > 30_000)
+    }
 }

@@ -1,0 +1,94 @@
+import ReceiptKit
+
+/// Apple's `verifyReceipt` response written as its `Codable` conformance encodes it with the tool's
+/// settings (sorted keys, slashes unescaped): the members in sorted order, each date as its
+/// `name`, `name_ms` and `name_pst` strings, absent fields omitted. `AppleResponseJSONTests` holds
+/// the two byte-identical on every fixture, compact and pretty.
+extension JSONByteWriter {
+    /// Writes a response object.
+    mutating func appleResponse(_ response: AppleVerifyReceiptResponse) {
+        beginObject()
+        if let value = response.environment { key("environment"); string(value.rawValue) }
+        if let value = response.latestReceipt { key("latest_receipt"); string(value) }
+        if let value = response.latestReceiptInfo {
+            key("latest_receipt_info")
+            beginArray()
+            for index in value.indices {
+                nextElement()
+                appleTransaction(value[index])
+            }
+            endArray()
+        }
+        if let value = response.receipt { key("receipt"); appleReceipt(value) }
+        if let value = response.failure {
+            key("receiptkit")
+            beginObject()
+            key("code"); string(value.code)
+            key("message"); string(value.message)
+            endObject()
+        }
+        key("status")
+        integer(Int64(response.status.rawValue))
+        endObject()
+    }
+
+    /// Writes the `receipt` object.
+    mutating func appleReceipt(_ receipt: AppleResponseReceipt) {
+        beginObject()
+        if let value = receipt.adamID { key("adam_id"); integer(value) }
+        if let value = receipt.appItemID { key("app_item_id"); integer(value) }
+        if let value = receipt.applicationVersion { key("application_version"); string(value) }
+        if let value = receipt.bundleID { key("bundle_id"); string(value) }
+        if let value = receipt.downloadID { key("download_id"); integer(value) }
+        if let value = receipt.expirationDate { appleDate(value, "expiration_date", "expiration_date_ms", "expiration_date_pst") }
+        key("in_app")
+        beginArray()
+        let purchases = receipt.inApp
+        for index in purchases.indices {
+            nextElement()
+            appleTransaction(purchases[index])
+        }
+        endArray()
+        if let value = receipt.originalApplicationVersion { key("original_application_version"); string(value) }
+        if let value = receipt.originalPurchaseDate {
+            appleDate(value, "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst")
+        }
+        if let value = receipt.receiptCreationDate {
+            appleDate(value, "receipt_creation_date", "receipt_creation_date_ms", "receipt_creation_date_pst")
+        }
+        if let value = receipt.receiptType { key("receipt_type"); string(value) }
+        if let value = receipt.requestDate { appleDate(value, "request_date", "request_date_ms", "request_date_pst") }
+        if let value = receipt.versionExternalIdentifier { key("version_external_identifier"); integer(value) }
+        endObject()
+    }
+
+    /// Writes a transaction object (of `in_app` or `latest_receipt_info`).
+    mutating func appleTransaction(_ transaction: AppleResponseTransaction) {
+        beginObject()
+        if let value = transaction.cancellationDate {
+            appleDate(value, "cancellation_date", "cancellation_date_ms", "cancellation_date_pst")
+        }
+        if let value = transaction.expiresDate { appleDate(value, "expires_date", "expires_date_ms", "expires_date_pst") }
+        if let value = transaction.isInIntroOfferPeriod { key("is_in_intro_offer_period"); string(value) }
+        if let value = transaction.isTrialPeriod { key("is_trial_period"); string(value) }
+        if let value = transaction.originalPurchaseDate {
+            appleDate(value, "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst")
+        }
+        if let value = transaction.originalTransactionID { key("original_transaction_id"); string(value) }
+        if let value = transaction.productID { key("product_id"); string(value) }
+        if let value = transaction.promotionalOfferID { key("promotional_offer_id"); string(value) }
+        if let value = transaction.purchaseDate { appleDate(value, "purchase_date", "purchase_date_ms", "purchase_date_pst") }
+        if let value = transaction.quantity { key("quantity"); string(value) }
+        if let value = transaction.subscriptionGroupIdentifier { key("subscription_group_identifier"); string(value) }
+        if let value = transaction.transactionID { key("transaction_id"); string(value) }
+        if let value = transaction.webOrderLineItemID { key("web_order_line_item_id"); string(value) }
+        endObject()
+    }
+
+    /// Writes a date's three members: `name` (GMT), `name_ms` and `name_pst` (Pacific time).
+    private mutating func appleDate(_ date: AppleDate, _ name: StaticString, _ milliseconds: StaticString, _ pacific: StaticString) {
+        key(name); string(date.gmt)
+        key(milliseconds); string(date.milliseconds)
+        key(pacific); string(date.pacific)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+@testable import ReceiptCore
+import ReceiptKit
+import Testing
+@testable import receipt
+
+/// The tool's writer of Apple's `verifyReceipt` response against the model's own `JSONEncoder`
+/// encoding (`AppleVerifyReceiptResponse.jsonBytes`): the same bytes, compact and pretty, with the
+/// default stage and the smallest, on every fixture, on every field absent and present, and on
+/// strings that need escaping.
+@Suite("Apple response writer = Codable encoding")
+struct AppleResponseJSONTests {
+    /// The writer's text of `response`.
+    static func written(_ response: AppleVerifyReceiptResponse, pretty: Bool, stageCapacity: Int = 8 * 1024) -> [UInt8] {
+        var writer = JSONByteWriter(pretty: pretty, stageCapacity: stageCapacity)
+        writer.appleResponse(response)
+        return writer.takeBytes()
+    }
+
+    static func expectSameBytes(_ response: AppleVerifyReceiptResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+        for pretty in [false, true] {
+            let reference = response.jsonBytes(prettyPrinted: pretty)
+            let ours = written(response, pretty: pretty)
+            // Compared as bytes (String equality would accept canonically equivalent text); a
+            // mismatch shows the first differing offset rather than both texts.
+            let mismatch = firstDifference(ours, reference)
+            #expect(mismatch == nil, "pretty \(pretty): \(String(decoding: ours.prefix(300), as: UTF8.self))", sourceLocation: sourceLocation)
+            let smallStage = written(response, pretty: pretty, stageCapacity: JSONByteWriter.minimumStageCapacity)
+            #expect(firstDifference(smallStage, reference) == nil, "pretty \(pretty), smallest stage", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The offset of the first byte where `a` and `b` differ (the shorter one's length when one is a
+    /// prefix of the other); nil when they are equal.
+    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
+        for index in 0..<min(a.count, b.count) where a[index] != b[index] { return index }
+        return a.count == b.count ? nil : min(a.count, b.count)
+    }
+
+    /// A valid response for `receipt` as the tool builds it: the receipt, and its auto-renewable
+    /// purchases as `latest_receipt_info` (with a subscription group on every other one).
+    static func response(for receipt: Receipt, latestReceipt: String? = "MIIT+/base64==") -> AppleVerifyReceiptResponse {
+        var response = AppleVerifyReceiptResponse(status: .valid, code: "", message: "")
+        response.failure = nil
+        response.environment = AppleVerifyReceiptEnvironment(receiptType: receipt.environment)
+        response.receipt = AppleResponseReceipt(receipt, requestDate: Date(timeIntervalSince1970: 1_700_000_000.25))
+        response.latestReceipt = latestReceipt
+        let renewable = receipt.inAppPurchases.filter { $0.expiresDate != nil }
+        if !renewable.isEmpty {
+            response.latestReceiptInfo = renewable.enumerated().map { index, purchase in
+                AppleResponseTransaction(purchase, subscriptionGroupIdentifier: index % 2 == 0 ? "group.\(index)" : nil)
+            }
+        }
+        return response
+    }
+
+    @Test("every fixture receipt, valid, and every failure status: the same bytes")
+    func fixtures() throws {
+        let receipts = try VerificationJSONTests.fixtureReceipts()
+        #expect(receipts.count >= 30)
+        for (_, receipt) in receipts {
+            Self.expectSameBytes(Self.response(for: receipt))
+        }
+        let codes: [ReceiptValidationError.Code] = [
+            .receiptNotFound, .emptyReceipt, .invalidEncoding, .receiptTooLarge, .notPKCS7, .notSigned, .untrustedChain,
+            .missingAppleMarker, .certificateExpired, .certificateNotYetValid, .invalidSignature, .invalidCertificate,
+            .rootCertificateNotFound, .malformedReceipt, .malformedInAppPurchase, .missingComponent, .bundleIDMismatch,
+            .versionMismatch, .hashMismatch, .receiptExpired, .creationDateInFuture, .invalidDeviceIdentifier, .backendFailure,
+        ]
+        for code in codes {
+            Self.expectSameBytes(AppleVerifyReceiptResponse(error: ReceiptValidationError(code, "The \(code.rawValue) failure.")))
+        }
+    }
+
+    @Test("every field absent, and every one present")
+    func fields() {
+        Self.expectSameBytes(AppleVerifyReceiptResponse(status: AppleVerifyReceiptStatus(rawValue: -1), code: "", message: ""))
+        var empty = AppleVerifyReceiptResponse(status: .valid, code: "c", message: "m")
+        empty.receipt = AppleResponseReceipt()
+        empty.latestReceiptInfo = [AppleResponseTransaction()]
+        Self.expectSameBytes(empty)
+        let date = AppleDate(Date(timeIntervalSince1970: 1_500_000_000.123))
+        var transaction = AppleResponseTransaction()
+        transaction.quantity = "1"
+        transaction.productID = "p"
+        transaction.transactionID = "t"
+        transaction.originalTransactionID = "o"
+        transaction.purchaseDate = date
+        transaction.originalPurchaseDate = date
+        transaction.expiresDate = date
+        transaction.webOrderLineItemID = "9"
+        transaction.isTrialPeriod = "false"
+        transaction.isInIntroOfferPeriod = "true"
+        transaction.cancellationDate = date
+        transaction.promotionalOfferID = "promo"
+        transaction.subscriptionGroupIdentifier = "g"
+        var receipt = AppleResponseReceipt()
+        receipt.receiptType = "ProductionSandbox"
+        receipt.adamID = Int64.min
+        receipt.appItemID = Int64.max
+        receipt.bundleID = "b"
+        receipt.applicationVersion = "1"
+        receipt.downloadID = 0
+        receipt.versionExternalIdentifier = 7
+        receipt.receiptCreationDate = date
+        receipt.requestDate = date
+        receipt.originalPurchaseDate = date
+        receipt.originalApplicationVersion = "0.9"
+        receipt.expirationDate = date
+        receipt.inApp = [transaction, AppleResponseTransaction()]
+        var full = AppleVerifyReceiptResponse(status: .valid, code: "code", message: "message")
+        full.environment = .sandbox
+        full.receipt = receipt
+        full.latestReceiptInfo = [transaction]
+        full.latestReceipt = "abc/def+=="
+        Self.expectSameBytes(full)
+    }
+
+    @Test("strings that need escaping, and strings longer than the stage")
+    func escaping() {
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        let long = String(repeating: "\"quoted\" \\ é 🍎\n", count: 1_000)
+        for text in ["\"quoted\" and \\backslash\\ and /slash/", controls, "\u{7F}", "日本語 🍎 \u{FEFF}", "", long] {
+            var response = AppleVerifyReceiptResponse(status: .notAuthenticated, code: text, message: text)
+            var transaction = AppleResponseTransaction()
+            transaction.productID = text
+            transaction.purchaseDate = AppleDate(gmt: text, milliseconds: text, pacific: text)
+            var receipt = AppleResponseReceipt()
+            receipt.bundleID = text
+            receipt.inApp = [transaction]
+            response.receipt = receipt
+            response.latestReceipt = text
+            Self.expectSameBytes(response)
+        }
+    }
+}
