@@ -45,36 +45,21 @@ public struct AppleDate: Hashable, Sendable {
         guard (0...9999).contains(civil.year) else { return civilText(seconds) + zone.description }
         let length = 19 + zone.utf8CodeUnitCount
         return String(unsafeUninitializedCapacity: length) { buffer in
-            var position = 0
-            func digits(_ value: Int, _ width: Int) {
-                var rest = value
-                var index = position + width
-                while index > position {
-                    index -= 1
-                    buffer[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-                    rest /= 10
-                }
-                position += width
-            }
-            func byte(_ value: UInt8) {
-                buffer[position] = value
-                position += 1
-            }
-            digits(Int(civil.year), 4)
-            byte(UInt8(ascii: "-"))
-            digits(Int(civil.month), 2)
-            byte(UInt8(ascii: "-"))
-            digits(Int(civil.day), 2)
-            byte(UInt8(ascii: " "))
-            digits(secondOfDay / 3600, 2)
-            byte(UInt8(ascii: ":"))
-            digits(secondOfDay / 60 % 60, 2)
-            byte(UInt8(ascii: ":"))
-            digits(secondOfDay % 60, 2)
-            zone.withUTF8Buffer { text in
-                for unit in text { byte(unit) }
-            }
-            return position
+            guard let base = buffer.baseAddress else { return 0 }
+            var cursor = ASCIICursor(base)
+            cursor.digits(Int(civil.year), width: 4)
+            cursor.byte(UInt8(ascii: "-"))
+            cursor.digits(Int(civil.month), width: 2)
+            cursor.byte(UInt8(ascii: "-"))
+            cursor.digits(Int(civil.day), width: 2)
+            cursor.byte(UInt8(ascii: " "))
+            cursor.digits(secondOfDay / 3600, width: 2)
+            cursor.byte(UInt8(ascii: ":"))
+            cursor.digits(secondOfDay / 60 % 60, width: 2)
+            cursor.byte(UInt8(ascii: ":"))
+            cursor.digits(secondOfDay % 60, width: 2)
+            cursor.text(zone)
+            return cursor.count
         }
     }
 

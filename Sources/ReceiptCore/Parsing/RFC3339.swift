@@ -180,38 +180,24 @@ public enum RFC3339 {
     /// date outside the years 0 to 9999, which ``string(from:)`` writes in its own way.
     package static func write(_ date: Date, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         guard let fields = fields(of: date), (0...9999).contains(fields.year) else { return nil }
-        var position = 0
-        @inline(__always) func digits(_ value: Int, _ width: Int) {
-            var rest = value
-            var index = position + width
-            while index > position {
-                index -= 1
-                out[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-                rest /= 10
-            }
-            position += width
-        }
-        @inline(__always) func byte(_ value: UInt8) {
-            out[position] = value
-            position += 1
-        }
-        digits(fields.year, 4)
-        byte(UInt8(ascii: "-"))
-        digits(fields.month, 2)
-        byte(UInt8(ascii: "-"))
-        digits(fields.day, 2)
-        byte(UInt8(ascii: "T"))
-        digits(fields.hour, 2)
-        byte(UInt8(ascii: ":"))
-        digits(fields.minute, 2)
-        byte(UInt8(ascii: ":"))
-        digits(fields.second, 2)
+        var cursor = ASCIICursor(out)
+        cursor.digits(fields.year, width: 4)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(fields.month, width: 2)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(fields.day, width: 2)
+        cursor.byte(UInt8(ascii: "T"))
+        cursor.digits(fields.hour, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(fields.minute, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(fields.second, width: 2)
         if fields.millisecond != 0 {
-            byte(UInt8(ascii: "."))
-            digits(fields.millisecond, 3)
+            cursor.byte(UInt8(ascii: "."))
+            cursor.digits(fields.millisecond, width: 3)
         }
-        byte(UInt8(ascii: "Z"))
-        return position
+        cursor.byte(UInt8(ascii: "Z"))
+        return cursor.count
     }
 
     /// The UTC calendar fields of `date`, rounded to the millisecond; nil outside years ±9999.
