@@ -26,9 +26,14 @@ struct ReceiptCommand: AsyncParsableCommand {
     )
 
     /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
-    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64.
+    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64. A plain
+    /// `verify` command line is read directly (``VerifyCommand/parseDirectly(_:)``).
     static func main() async {
         do {
+            if let verify = VerifyCommand.parseDirectly(CommandLine.arguments.dropFirst()) {
+                try await verify.run()
+                return
+            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

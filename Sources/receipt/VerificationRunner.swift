@@ -16,6 +16,10 @@ struct VerificationRunner: Sendable {
     /// Whether to answer with Apple's `verifyReceipt` response (`--format apple`).
     var answersAsApple = false
 
+    /// The processors this process may use, read once (`activeProcessorCount` reads the cgroup's
+    /// quota and cpuset files each time).
+    static let processorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     /// How many consecutive inputs one task verifies and formats into one buffer: up to 16 for a
     /// large batch (so that a 30 µs receipt does not pay for a task, a dictionary entry and an emit
     /// of its own), fewer for a small one so that every core gets 32 tasks or more, and one
@@ -37,7 +41,7 @@ struct VerificationRunner: Sendable {
         format: @escaping @Sendable (VerificationOutcome, Int, inout [UInt8]) -> Void,
         emit: ([VerificationOutcome.Status], [UInt8]) -> Void
     ) async {
-        let width = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let width = 2 * Self.processorCount
         let chunk = max(1, chunkSize)
         let chunkCount = (inputs.count + chunk - 1) / chunk
         let buffers = BufferPool()

@@ -108,7 +108,7 @@ struct VerifyCommand: AsyncParsableCommand {
         var tally = VerificationTally()
         let count = inputs.count
         let chunkSize = VerificationRunner.chunkSize(
-            inputCount: count, width: ProcessInfo.processInfo.activeProcessorCount, interactive: output.isInteractive)
+            inputCount: count, width: VerificationRunner.processorCount, interactive: output.isInteractive)
         await runner.run(inputs, chunkSize: chunkSize, progress: progress) { outcome, index, text in
             formatter.write(outcome, index: index, of: count, into: &text)
         } emit: { statuses, text in
