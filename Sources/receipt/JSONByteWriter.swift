@@ -138,10 +138,30 @@ struct JSONByteWriter: ~Copyable {
     mutating func nextElement() { separate() }
 
     /// Starts the member `name` of an object; a value must follow.
+    @inline(__always)
     mutating func key(_ name: StaticString) {
+        // Compact: the separator, the quoted name and the colon with one room check.
+        let size = name.utf8CodeUnitCount
+        guard !isPretty, name.hasPointerRepresentation, size &+ 4 <= Self.minimumStageCapacity else {
+            name.withUTF8Buffer { spacedKey($0) }
+            return
+        }
+        let out = room(size &+ 4)
+        let at = isEmpty ? 0 : 1
+        out[0] = UInt8(ascii: ",")
+        isEmpty = false
+        out[at] = UInt8(ascii: "\"")
+        (out + (at &+ 1)).update(from: name.utf8Start, count: size)
+        out[at &+ 1 &+ size] = UInt8(ascii: "\"")
+        out[at &+ 2 &+ size] = UInt8(ascii: ":")
+        staged &+= at &+ size &+ 3
+    }
+
+    /// ``key(_:)`` when pretty (`"name" : ` on a new line) or for a name too long for one room check.
+    private mutating func spacedKey(_ name: UnsafeBufferPointer<UInt8>) {
         separate()
         byte(UInt8(ascii: "\""))
-        raw(name)
+        put(name)
         let end = room(4)
         end[0] = UInt8(ascii: "\"")
         if isPretty {
@@ -210,21 +230,37 @@ struct JSONByteWriter: ~Copyable {
             out[0] = UInt8(ascii: "-")
             length = 1
         }
-        let magnitude = value.magnitude
+        var rest = value.magnitude
         var digits = 1
-        var rest = magnitude / 10
-        while rest != 0 {
+        var limit: UInt64 = 10
+        while digits < 20, rest >= limit {
             digits += 1
-            rest /= 10
+            limit &*= 10
         }
-        rest = magnitude
+        // Two digits a division, from the last.
         var index = length + digits
-        while index > length {
-            index -= 1
-            out[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
+        Self.digitPairs.withUnsafeBufferPointer { pairs in
+            while rest >= 100 {
+                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                index -= 2
+                out[index] = pairs[pair]
+                out[index + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(truncatingIfNeeded: rest) &* 2
+                out[index - 2] = pairs[pair]
+                out[index - 1] = pairs[pair + 1]
+            } else {
+                out[index - 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+            }
         }
         staged &+= length + digits
+    }
+
+    /// "00" to "99", two bytes a number.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { (pair: Int) -> [UInt8] in
+        [UInt8(truncatingIfNeeded: 0x30 + pair / 10), UInt8(truncatingIfNeeded: 0x30 + pair % 10)]
     }
 
     /// Writes bytes as a lowercase hexadecimal string.
@@ -296,15 +332,38 @@ struct JSONByteWriter: ~Copyable {
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
         var start = 0
-        for index in utf8.indices {
+        var index = 0
+        let count = utf8.count
+        if let base = UnsafeRawPointer(utf8.baseAddress) {
+            // Eight bytes at a time while none of them needs an escape (most strings: ids and
+            // product names), then byte by byte from the word that has one.
+            while index &+ 8 <= count, !Self.needsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index &+= 8
+            }
+        }
+        while index < count {
             let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            appendEscape(byte)
-            start = index + 1
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscape(byte)
+                start = index + 1
+            }
+            index += 1
         }
         put(UnsafeBufferPointer(rebasing: utf8[start...]))
         byte(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (bit tricks
+    /// on the whole word: a byte `b` of `word ^ c` is zero when `b == c`; `b - 0x20` borrows into
+    /// its top bit when `b < 0x20`; bytes of 0x80 and above, UTF-8 beyond ASCII, never match).
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        return (control | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)) != 0
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

@@ -165,6 +165,46 @@ struct VerificationJSONTests {
         }
     }
 
+    @Test("an escape at every place of the eight-byte words the writer scans, in strings of 0 to 40 bytes")
+    func escapeAtEveryPlace() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for special in ["\u{0}", "\u{1F}", "\"", "\\", "\n", "\u{7F}", " ", "é", "🍎", "!", "#", "[", "]"] {
+            for length in 0...40 {
+                for place in 0...length {
+                    let text = String(repeating: "a", count: place) + (place < length ? special : "") + String(repeating: "b", count: max(0, length - place - 1))
+                    var writer = JSONByteWriter(pretty: false)
+                    writer.string(text)
+                    let written = writer.takeBytes()
+                    let expected = Array(try encoder.encode(text))
+                    #expect(written == expected, "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test("integers at every change of digit count, both signs, and the extremes")
+    func integers() {
+        var values: [Int64] = [0, Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0...18 {
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            if power <= Int64.max / 10 { power *= 10 }
+        }
+        var random = SystemRandomNumberGenerator()
+        values += (0..<2_000).map { _ in Int64(bitPattern: random.next()) >> Int64.random(in: 0...62) }
+        for capacity in [JSONByteWriter.minimumStageCapacity, 8 * 1024] {
+            var writer = JSONByteWriter(pretty: false, stageCapacity: capacity)
+            writer.beginArray()
+            for value in values {
+                writer.nextElement()
+                writer.integer(value)
+            }
+            writer.endArray()
+            #expect(String(decoding: writer.takeBytes(), as: UTF8.self) == "[" + values.map(String.init).joined(separator: ",") + "]")
+        }
+    }
+
     @Test("the whole Unicode range in one string")
     func wholeUnicodeRange() throws {
         var scalars = String.UnicodeScalarView()
