@@ -41,7 +41,9 @@ enum DirectoryListing {
         }
         defer { closedir(directory) }
         let prefix = path.hasSuffix("/") ? path : path + "/"
-        var labels: [String] = []
+        // Names, not paths, are collected and sorted: the same order (one prefix), and a name of
+        // up to 15 bytes is stored inside its String, so that comparing two reads no heap memory.
+        var names: [String] = []
         while let entry = readdir(directory) {
             let type = entry.pointee.d_type
             guard type == UInt8(DT_REG) || type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
@@ -50,8 +52,8 @@ enum DirectoryListing {
                 continue
             }
             guard name != ".", name != ".." else { continue }
-            let label = prefix + name
             if type != UInt8(DT_REG) {
+                let label = prefix + name
                 switch FileKind.of(label) {
                 case .regular: break
                 case .missing:
@@ -60,15 +62,16 @@ enum DirectoryListing {
                 case .directory, .other: continue
                 }
             }
-            labels.append(label)
+            names.append(name)
         }
-        guard !labels.isEmpty else {
+        guard !names.isEmpty else {
             expansion.emptyDirectories.append(path)
             return
         }
-        labels.sort()
-        expansion.inputs.reserveCapacity(expansion.inputs.count + labels.count)
-        for label in labels {
+        names.sort()
+        expansion.inputs.reserveCapacity(expansion.inputs.count + names.count)
+        for name in names {
+            let label = prefix + name
             expansion.inputs.append(ReceiptInput(label: label, source: .file(label)))
         }
     }
@@ -86,6 +89,8 @@ enum DirectoryListing {
         let start = UnsafeRawPointer(entry).advanced(by: offset)
         let length = strnlen(start.assumingMemoryBound(to: CChar.self), capacity)
         let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length)
+        // ASCII (most names) is valid UTF-8 as it is; only other names go through validation.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -80,6 +80,27 @@ struct VerifyInputTests {
         #expect(!result.stderr.contains("#"))
     }
 
+    @Test("names beyond ASCII in a directory: sorted as Swift sorts the paths; a name that is not UTF-8 is skipped and said")
+    func directoryNames() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = ["b.receipt", "é.receipt", "e\u{301}x.receipt", "Z.receipt", "ä.receipt", "a.receipt", "日本.receipt", "a-much-longer-name-than-fifteen-bytes.receipt"]
+        for name in names {
+            try FileManager.default.copyItem(at: Self.sample, to: directory.appendingPathComponent(name))
+        }
+        // A name of bytes that are not UTF-8 (0xFF), made with open(2).
+        let invalid = directory.path.utf8CString.dropLast() + [CChar(bitPattern: 0x2F), CChar(bitPattern: 0xFF), 0]
+        let descriptor = invalid.withUnsafeBufferPointer { path in path.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1 }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let files = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)).file }
+        let prefix = directory.path + "/"
+        #expect(files == names.map { prefix + $0 }.sorted())
+        #expect(result.stderr.contains("whose name is not UTF-8"))
+    }
+
     @Test("a batch large enough to be verified in chunks: every file once, in name order, its own verdict; the tally counts each")
     func largeBatchInChunks() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
