@@ -15,31 +15,53 @@ struct TextTable {
     /// Appends the table's lines to `output` as UTF-8: each prefixed by `indent`, columns padded
     /// to their widest cell (in characters) plus two spaces, trailing spaces trimmed.
     func render(indent: String = "", into output: inout [UInt8]) {
-        let all = [header] + rows
-        let cellWidths = all.map { $0.map(Self.width) }
-        var widths = Array(repeating: 0, count: all.map(\.count).max() ?? 0)
-        for rowWidths in cellWidths {
-            for (index, width) in rowWidths.enumerated() {
-                widths[index] = max(widths[index], width)
+        // Each cell is measured once (its width kept in one flat array, row by row) and copied
+        // from its string's own UTF-8 storage: a receipt with many purchases has a row each.
+        var widths: [Int] = []
+        var cellWidths: [Int] = []
+        cellWidths.reserveCapacity((rows.count + 1) * header.count)
+        func measure(_ row: [String]) {
+            for index in row.indices {
+                let width = Self.width(row[index])
+                cellWidths.append(width)
+                if index < widths.count {
+                    widths[index] = max(widths[index], width)
+                } else {
+                    widths.append(width)
+                }
             }
         }
-        for (row, rowWidths) in zip(all, cellWidths) {
+        measure(header)
+        for row in rows { measure(row) }
+        var measured = 0
+        func write(_ row: [String]) {
             let lineStart = output.count
-            output.append(contentsOf: indent.utf8)
-            for (index, cell) in row.enumerated() {
-                output.append(contentsOf: cell.utf8)
+            Self.append(indent, to: &output)
+            for index in row.indices {
+                Self.append(row[index], to: &output)
                 if index < row.count - 1 {
-                    output.append(contentsOf: repeatElement(0x20, count: widths[index] - rowWidths[index] + 2))
+                    output.append(contentsOf: repeatElement(0x20, count: widths[index] - cellWidths[measured] + 2))
                 }
+                measured += 1
             }
             while output.count > lineStart, output.last == 0x20 { output.removeLast() }
             output.append(0x0A)
+        }
+        write(header)
+        for row in rows { write(row) }
+    }
+
+    /// Appends the UTF-8 of `text`, from its own storage when it has contiguous storage.
+    private static func append(_ text: String, to output: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output.append(contentsOf: text.utf8)
         }
     }
 
     /// A cell's width in characters: its UTF-8 length when it is ASCII (one byte a character),
     /// its `Character` count otherwise.
     private static func width(_ cell: String) -> Int {
-        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
+        let ascii = cell.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? cell.utf8.allSatisfy { $0 < 0x80 }
+        return ascii ? cell.utf8.count : cell.count
     }
 }

@@ -149,6 +149,18 @@ public enum RFC3339 {
 
     /// Formats a date as `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds (`.SSS`) when it has any.
     public static func string(from date: Date) -> String {
+        // Stored in place, in one string (text tables print three dates a purchase); dates outside
+        // the years 0 to 9999 are composed field by field.
+        let text = String(unsafeUninitializedCapacity: maximumCompactLength) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(date, to: base) ?? 0
+        }
+        return text.isEmpty ? composedString(from: date) : text
+    }
+
+    /// ``string(from:)`` built from its fields as strings: the reference the tests hold
+    /// ``write(_:to:)`` to, and the text of dates outside the years 0 to 9999.
+    static func composedString(from date: Date) -> String {
         guard let fields = fields(of: date) else { return "invalid-date" }
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)

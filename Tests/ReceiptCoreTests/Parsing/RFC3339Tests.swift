@@ -81,7 +81,7 @@ import ReceiptTestSupport
         }
     }
 
-    @Test("append(_:to:) writes the bytes of string(from:) for every kind of date")
+    @Test("string(from:) and append(_:to:) write the text composed field by field, for every kind of date")
     func appendEqualsString() {
         var intervals: [Double] = [
             0, -0.0005, 0.0004, 0.0005, 0.999, 1.5, -1, -1.5, 86_399.9996, 951_782_400, 1_439_452_246.123, 253_402_300_799.999,
@@ -96,7 +96,9 @@ import ReceiptTestSupport
             let date = Date(timeIntervalSince1970: interval)
             var bytes: [UInt8] = [0x7B]
             RFC3339.append(date, to: &bytes)
-            #expect(bytes == [0x7B] + Array(RFC3339.string(from: date).utf8), "\(interval)")
+            let composed = RFC3339.composedString(from: date)
+            #expect(bytes == [0x7B] + Array(composed.utf8), "\(interval)")
+            #expect(RFC3339.string(from: date) == composed, "\(interval)")
         }
     }
 }
