@@ -98,7 +98,7 @@ do {
         }
     }
     let cli = executables.isEmpty ? nil : CLIBenchmark(
-        executables: executables, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 5,
+        executables: executables, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 7,
         copies: quick ? (2_000, 40) : (20_000, 200))
     if arguments.contains("--cli-only") {
         guard let cli else { throw BenchError("--cli-only needs --cli PATH") }
