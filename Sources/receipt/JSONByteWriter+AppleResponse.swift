@@ -85,10 +85,22 @@ extension JSONByteWriter {
         endObject()
     }
 
-    /// Writes a date's three members: `name` (GMT), `name_ms` and `name_pst` (Pacific time).
+    /// Writes a date's three members: `name` (GMT), `name_ms` and `name_pst` (Pacific time). The
+    /// texts of an instant are stored straight into the output, as `AppleDate` would make them.
     private mutating func appleDate(_ date: AppleDate, _ name: StaticString, _ milliseconds: StaticString, _ pacific: StaticString) {
-        key(name); string(date.gmt)
-        key(milliseconds); string(date.milliseconds)
-        key(pacific); string(date.pacific)
+        guard let instant = date.instantMilliseconds else {
+            key(name); string(date.gmt)
+            key(milliseconds); string(date.milliseconds)
+            key(pacific); string(date.pacific)
+            return
+        }
+        key(name)
+        if !appleCivilText(AppleDate.seconds(instant), zone: AppleDate.gmtZone) { string(date.gmt) }
+        key(milliseconds)
+        byte(UInt8(ascii: "\""))
+        integer(instant)
+        byte(UInt8(ascii: "\""))
+        key(pacific)
+        if !appleCivilText(AppleDate.pacificSeconds(instant), zone: AppleDate.pacificZone) { string(date.pacific) }
     }
 }

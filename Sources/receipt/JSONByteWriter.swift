@@ -43,8 +43,8 @@ struct JSONByteWriter: ~Copyable {
     private static let dateSlotSize = 1 + RFC3339.maximumCompactLength
 
     /// The smallest stage: room for the longest fixed piece (an escape, an integer, a date with
-    /// its quotes, the end of a key).
-    static let minimumStageCapacity = 32
+    /// its quotes, a compact key, Apple's Pacific date text with its quotes: 41 bytes).
+    static let minimumStageCapacity = 48
 
     /// A writer appending to `bytes`, staging up to `stageCapacity` bytes (at least
     /// ``minimumStageCapacity``) before moving them there.
@@ -318,6 +318,20 @@ struct JSONByteWriter: ~Copyable {
         out[0] = UInt8(ascii: "\"")
         out[length + 1] = UInt8(ascii: "\"")
         staged &+= length + 2
+    }
+
+    /// Writes ``AppleDate``'s civil text of `seconds` with `zone` as a JSON string; false (nothing
+    /// written) outside the years 0–9999, whose text `AppleDate` composes itself. The text is
+    /// ASCII digits, separators and the zone's letters and `/`, none of which JSON escapes.
+    mutating func appleCivilText(_ seconds: Int64, zone: StaticString) -> Bool {
+        let size = 19 + zone.utf8CodeUnitCount
+        guard size + 2 <= Self.minimumStageCapacity else { return false }
+        let out = room(size + 2)
+        guard let length = AppleDate.writeCivilText(seconds, zone: zone, to: out + 1) else { return false }
+        out[0] = UInt8(ascii: "\"")
+        out[length + 1] = UInt8(ascii: "\"")
+        staged &+= length + 2
+        return true
     }
 
     /// Writes a string, escaped.

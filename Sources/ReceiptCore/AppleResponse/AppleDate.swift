@@ -11,27 +11,93 @@ import Foundation
 /// - `name_pst`: the same instant in America/Los_Angeles, daylight saving included,
 ///   `"2020-07-14 12:33:26 America/Los_Angeles"`
 public struct AppleDate: Hashable, Sendable {
+    /// An instant (its texts made when they are read or written: a response of 187 purchases
+    /// has over a thousand dates, and the tool writes their texts straight into its output), or
+    /// three texts as given.
+    private enum Storage: Sendable {
+        case instant(milliseconds: Int64)
+        case texts(gmt: String, milliseconds: String, pacific: String)
+    }
+
+    private var storage: Storage
+
     /// The `Etc/GMT` text.
-    public var gmt: String
+    public var gmt: String {
+        get {
+            switch storage {
+            case .instant(let milliseconds): Self.civilText(Self.seconds(milliseconds), zone: Self.gmtZone)
+            case .texts(let gmt, _, _): gmt
+            }
+        }
+        set { storage = .texts(gmt: newValue, milliseconds: milliseconds, pacific: pacific) }
+    }
+
     /// Milliseconds since 1970-01-01T00:00:00Z, as a decimal string.
-    public var milliseconds: String
+    public var milliseconds: String {
+        get {
+            switch storage {
+            case .instant(let milliseconds): String(milliseconds)
+            case .texts(_, let milliseconds, _): milliseconds
+            }
+        }
+        set { storage = .texts(gmt: gmt, milliseconds: newValue, pacific: pacific) }
+    }
+
     /// The `America/Los_Angeles` text.
-    public var pacific: String
+    public var pacific: String {
+        get {
+            switch storage {
+            case .instant(let milliseconds): Self.civilText(Self.pacificSeconds(milliseconds), zone: Self.pacificZone)
+            case .texts(_, _, let pacific): pacific
+            }
+        }
+        set { storage = .texts(gmt: gmt, milliseconds: milliseconds, pacific: newValue) }
+    }
 
     /// The three texts of `date` (milliseconds rounded down).
     public init(_ date: Date) {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        self.gmt = Self.civilText(seconds, zone: " Etc/GMT")
-        self.milliseconds = String(milliseconds)
-        self.pacific = Self.civilText(seconds + PacificTime.offset(atUnixSeconds: seconds), zone: " America/Los_Angeles")
+        storage = .instant(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Three texts as read from a response.
     public init(gmt: String, milliseconds: String, pacific: String) {
-        self.gmt = gmt
-        self.milliseconds = milliseconds
-        self.pacific = pacific
+        storage = .texts(gmt: gmt, milliseconds: milliseconds, pacific: pacific)
+    }
+
+    /// Equal when the three texts are (two instants: when their milliseconds are, which decide
+    /// the texts).
+    public static func == (left: AppleDate, right: AppleDate) -> Bool {
+        if case .instant(let a) = left.storage, case .instant(let b) = right.storage { return a == b }
+        return left.gmt == right.gmt && left.milliseconds == right.milliseconds && left.pacific == right.pacific
+    }
+
+    /// Hashes the three texts.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(gmt)
+        hasher.combine(milliseconds)
+        hasher.combine(pacific)
+    }
+
+    /// The instant's milliseconds, for a writer that writes the texts itself; `nil` for texts as
+    /// given.
+    package var instantMilliseconds: Int64? {
+        if case .instant(let milliseconds) = storage { return milliseconds }
+        return nil
+    }
+
+    /// The zone suffixes of the two civil texts.
+    package static let gmtZone: StaticString = " Etc/GMT"
+    package static let pacificZone: StaticString = " America/Los_Angeles"
+
+    /// Whole seconds of a count of milliseconds, rounded down.
+    package static func seconds(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+    }
+
+    /// The Pacific wall-clock seconds of a count of milliseconds since 1970.
+    package static func pacificSeconds(_ milliseconds: Int64) -> Int64 {
+        let seconds = seconds(milliseconds)
+        return seconds + PacificTime.offset(atUnixSeconds: seconds)
     }
 
     /// `yyyy-MM-dd HH:mm:ss` of a count of seconds since 1970 (proleptic Gregorian calendar)
@@ -39,28 +105,34 @@ public struct AppleDate: Hashable, Sendable {
     /// of these, and ``civilText(_:)`` builds a dozen strings for each. Years outside 0–9999 take
     /// ``civilText(_:)``'s way (and the test holds the two equal over the years 1–9999).
     static func civilText(_ seconds: Int64, zone: StaticString) -> String {
+        let text = String(unsafeUninitializedCapacity: 19 + zone.utf8CodeUnitCount) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return writeCivilText(seconds, zone: zone, to: base) ?? 0
+        }
+        return text.isEmpty ? civilText(seconds) + zone.description : text
+    }
+
+    /// Stores ``civilText(_:zone:)`` at `out`, which has room for 19 bytes and the zone, and
+    /// returns how many bytes it stored; nil (nothing stored) outside the years 0–9999.
+    package static func writeCivilText(_ seconds: Int64, zone: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let civil = CivilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(civil.year) else { return civilText(seconds) + zone.description }
-        let length = 19 + zone.utf8CodeUnitCount
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var cursor = ASCIICursor(base)
-            cursor.digits(Int(civil.year), width: 4)
-            cursor.byte(UInt8(ascii: "-"))
-            cursor.digits(Int(civil.month), width: 2)
-            cursor.byte(UInt8(ascii: "-"))
-            cursor.digits(Int(civil.day), width: 2)
-            cursor.byte(UInt8(ascii: " "))
-            cursor.digits(secondOfDay / 3600, width: 2)
-            cursor.byte(UInt8(ascii: ":"))
-            cursor.digits(secondOfDay / 60 % 60, width: 2)
-            cursor.byte(UInt8(ascii: ":"))
-            cursor.digits(secondOfDay % 60, width: 2)
-            cursor.text(zone)
-            return cursor.count
-        }
+        guard (0...9999).contains(civil.year) else { return nil }
+        var cursor = ASCIICursor(out)
+        cursor.digits(Int(civil.year), width: 4)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(Int(civil.month), width: 2)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(Int(civil.day), width: 2)
+        cursor.byte(UInt8(ascii: " "))
+        cursor.digits(secondOfDay / 3600, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay / 60 % 60, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay % 60, width: 2)
+        cursor.text(zone)
+        return cursor.count
     }
 
     /// `yyyy-MM-dd HH:mm:ss` of a count of seconds since 1970 (proleptic Gregorian calendar).

@@ -20,6 +20,27 @@ import Testing
         #expect(apple.pacific == "2015-11-23 22:34:41 America/Los_Angeles")
     }
 
+    @Test("an instant equals, and hashes as, the same three texts given; a text set is kept")
+    func instantAndTextsAgree() throws {
+        let date = try #require(RFC3339.parse("2020-07-14T19:33:26.250Z"))
+        let instant = AppleDate(date)
+        var texts = AppleDate(gmt: instant.gmt, milliseconds: instant.milliseconds, pacific: instant.pacific)
+        #expect(instant == texts)
+        #expect(instant.hashValue == texts.hashValue)
+        #expect(instant != AppleDate(date.addingTimeInterval(0.001)))
+        #expect(instant != AppleDate(gmt: instant.gmt, milliseconds: instant.milliseconds, pacific: "other"))
+        texts.pacific = "changed"
+        #expect(texts.pacific == "changed")
+        #expect(texts.gmt == "2020-07-14 19:33:26 Etc/GMT")
+        #expect(texts.milliseconds == "1594755206250")
+        var changed = instant
+        changed.gmt = "given"
+        #expect(changed.gmt == "given")
+        #expect(changed.milliseconds == "1594755206250")
+        #expect(changed.pacific == "2020-07-14 12:33:26 America/Los_Angeles")
+        #expect(changed != instant)
+    }
+
     @Test func millisecondsAreKeptAndRoundedDown() {
         let apple = AppleDate(Date(timeIntervalSince1970: 1_644_081_228.6397))
         #expect(apple.milliseconds == "1644081228639")
