@@ -12,12 +12,7 @@ extension JSONByteWriter {
         if let value = response.latestReceipt { key("latest_receipt"); string(value) }
         if let value = response.latestReceiptInfo {
             key("latest_receipt_info")
-            beginArray()
-            for index in value.indices {
-                nextElement()
-                appleTransaction(value[index])
-            }
-            endArray()
+            appleTransactions(value)
         }
         if let value = response.receipt { key("receipt"); appleReceipt(value) }
         if let value = response.failure {
@@ -42,13 +37,7 @@ extension JSONByteWriter {
         if let value = receipt.downloadID { key("download_id"); integer(value) }
         if let value = receipt.expirationDate { appleDate(value, "expiration_date", "expiration_date_ms", "expiration_date_pst") }
         key("in_app")
-        beginArray()
-        let purchases = receipt.inApp
-        for index in purchases.indices {
-            nextElement()
-            appleTransaction(purchases[index])
-        }
-        endArray()
+        appleTransactions(receipt.inApp)
         if let value = receipt.originalApplicationVersion { key("original_application_version"); string(value) }
         if let value = receipt.originalPurchaseDate {
             appleDate(value, "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst")
@@ -60,6 +49,16 @@ extension JSONByteWriter {
         if let value = receipt.requestDate { appleDate(value, "request_date", "request_date_ms", "request_date_pst") }
         if let value = receipt.versionExternalIdentifier { key("version_external_identifier"); integer(value) }
         endObject()
+    }
+
+    /// Writes an array of transactions (`in_app`, `latest_receipt_info`), each lent by index.
+    private mutating func appleTransactions(_ transactions: [AppleResponseTransaction]) {
+        beginArray()
+        for index in transactions.indices {
+            nextElement()
+            appleTransaction(transactions[index])
+        }
+        endArray()
     }
 
     /// Writes a transaction object (of `in_app` or `latest_receipt_info`).

@@ -105,11 +105,8 @@ public struct AppleDate: Hashable, Sendable {
     /// of these, and ``civilText(_:)`` builds a dozen strings for each. Years outside 0–9999 take
     /// ``civilText(_:)``'s way (and the test holds the two equal over the years 1–9999).
     static func civilText(_ seconds: Int64, zone: StaticString) -> String {
-        let text = String(unsafeUninitializedCapacity: 19 + zone.utf8CodeUnitCount) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return writeCivilText(seconds, zone: zone, to: base) ?? 0
-        }
-        return text.isEmpty ? civilText(seconds) + zone.description : text
+        ASCIICursor.string(capacity: 19 + zone.utf8CodeUnitCount) { writeCivilText(seconds, zone: zone, to: $0) }
+            ?? civilText(seconds) + zone.description
     }
 
     /// Stores ``civilText(_:zone:)`` at `out`, which has room for 19 bytes and the zone, and

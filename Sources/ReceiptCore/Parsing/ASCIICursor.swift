@@ -41,3 +41,15 @@ struct ASCIICursor {
         }
     }
 }
+
+extension ASCIICursor {
+    /// The ASCII text `write` stores at a pointer with room for `capacity` bytes, as one string;
+    /// nil when `write` stores nothing (returns nil or 0).
+    static func string(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int?) -> String? {
+        let text = String(unsafeUninitializedCapacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(base) ?? 0
+        }
+        return text.isEmpty ? nil : text
+    }
+}

@@ -151,11 +151,7 @@ public enum RFC3339 {
     public static func string(from date: Date) -> String {
         // Stored in place, in one string (text tables print three dates a purchase); dates outside
         // the years 0 to 9999 are composed field by field.
-        let text = String(unsafeUninitializedCapacity: maximumCompactLength) { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            return write(date, to: base) ?? 0
-        }
-        return text.isEmpty ? composedString(from: date) : text
+        ASCIICursor.string(capacity: maximumCompactLength) { write(date, to: $0) } ?? composedString(from: date)
     }
 
     /// ``string(from:)`` built from its fields as strings: the reference the tests hold
