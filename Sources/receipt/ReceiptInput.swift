@@ -27,7 +27,7 @@ struct ReceiptInput: Sendable {
     var source: Source
 
     /// The inputs named by the command line, and what the expansion has to tell.
-    struct Expansion {
+    struct Expansion: Sendable {
         /// Every input, in command-line order (a directory's files sorted by name).
         var inputs: [ReceiptInput] = []
         /// Entries left out, with the reason (printed on stderr), e.g. links that lead nowhere.

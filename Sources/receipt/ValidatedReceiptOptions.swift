@@ -46,9 +46,14 @@ struct ValidationOptions: ParsableArguments {
         _ = try BackendOption.resolve(backend)
     }
 
+    /// The largest receipt the tool reads, in bytes: the validator's limit, and how much of
+    /// standard input is read.
+    static let maximumReceiptSize = ReceiptLoader.maximumReceiptSize
+
     /// The validator configuration these checks ask for, verifying the chain at `verificationTime`.
     func makeConfiguration(backend: any CryptoBackend, verificationTime: VerificationTime) throws -> ReceiptValidator.Configuration {
         var configuration = ReceiptValidator.Configuration()
+        configuration.maximumReceiptSize = Self.maximumReceiptSize
         if !roots.isEmpty {
             configuration.trustAnchors = try roots.map { try VerifyCommand.loadCertificate($0, backend: backend) }
         }

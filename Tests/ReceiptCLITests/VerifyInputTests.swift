@@ -196,4 +196,30 @@ struct VerifyInputTests {
             #expect(try VerifyOutputShape.decode(result.stdout).file == "-")
         }
     }
+
+    @Test("a --root that can not be read is reported at once while standard input stays open (the inputs are listed on another thread)")
+    func rootRejectedBeforeStandardInputEnds() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("missing-root.cer").path
+        let standardInput = Pipe()  // its writing end stays open: reading it to its end would wait for ever
+        let standardError = Pipe()
+        let process = Process()
+        process.executableURL = try ReceiptCLI.executable()
+        process.arguments = ["verify", "--root", missing, "--ndjson", "-", Self.sample.path]
+        process.standardInput = standardInput
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = standardError
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let finished = !process.isRunning
+        if !finished { process.terminate() }
+        try standardInput.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(finished, "the tool waited for standard input before reporting the unreadable --root")
+        #expect(process.terminationStatus == 3)
+        let message = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("the root certificate \(missing) could not be read"), "\(message)")
+    }
 }
