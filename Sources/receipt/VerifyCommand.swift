@@ -87,7 +87,7 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let backend = try BackendOption.resolve(validation.backend)
         let time = try VerificationTimeOption.parse(verificationTime)
-        // The inputs are listed on another thread (a directory of 20,000 files: about 10 ms) while
+        // The inputs are listed on another thread (a directory of 20,000 files: about 11 ms) while
         // this one loads the trust anchors and builds the validator (OpenSSL's first certificate
         // decode sets the library up: about 1.5 ms), so that the two serial steps before the first
         // receipt overlap on two cores or more. A rejected --root is reported without waiting for
