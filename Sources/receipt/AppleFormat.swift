@@ -50,10 +50,10 @@ struct AppleFormatter: VerificationFormatter {
             status: .notAuthenticated, code: ReceiptValidationError.Code.backendFailure.rawValue,
             message: "No response was computed.")
         if !isLinePerInput, count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
-        var writer = JSONByteWriter(appendingTo: consume output, pretty: !isLinePerInput)
-        writer.appleResponse(response)
-        if isLinePerInput || count == 1 { writer.byte(0x0A) }
-        output = writer.takeBytes()
+        JSONByteWriter.append(to: &output, pretty: !isLinePerInput) { writer in
+            writer.appleResponse(response)
+            if isLinePerInput || count == 1 { writer.byte(0x0A) }
+        }
     }
 
     /// Closes the array of several responses (`[]` for none).

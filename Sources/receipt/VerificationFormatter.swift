@@ -33,10 +33,10 @@ extension OutputFormat {
 struct NDJSONFormatter: VerificationFormatter {
     /// Appends the compact object and a newline.
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
-        var writer = JSONByteWriter(appendingTo: consume output, pretty: false)
-        writer.verification(outcome)
-        writer.byte(0x0A)
-        output = writer.takeBytes()
+        JSONByteWriter.append(to: &output, pretty: false) { writer in
+            writer.verification(outcome)
+            writer.byte(0x0A)
+        }
     }
 }
 
@@ -45,10 +45,10 @@ struct JSONFormatter: VerificationFormatter {
     /// Appends the pretty object (opening the array before the first of several).
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         if count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
-        var writer = JSONByteWriter(appendingTo: consume output, pretty: true)
-        writer.verification(outcome)
-        if count == 1 { writer.byte(0x0A) }
-        output = writer.takeBytes()
+        JSONByteWriter.append(to: &output, pretty: true) { writer in
+            writer.verification(outcome)
+            if count == 1 { writer.byte(0x0A) }
+        }
     }
 
     /// Closes the array of several objects (`[]` for none).

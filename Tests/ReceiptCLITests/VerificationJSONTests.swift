@@ -55,6 +55,19 @@ struct VerificationJSONTests {
         return Data(writer.takeBytes())
     }
 
+    /// Writes `outcome` after `prefix` with ``JSONByteWriter/append(to:pretty:minimumRoom:_:)``
+    /// into an array with no free capacity, so that exactly `minimumRoom` bytes are written in
+    /// place; returns what follows the prefix (after checking the prefix is intact).
+    static func writtenInPlace(_ outcome: VerificationOutcome, pretty: Bool, minimumRoom: Int, prefix: [UInt8] = []) -> [UInt8] {
+        var output = [UInt8](unsafeUninitializedCapacity: prefix.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: prefix)
+        }
+        let room = max(minimumRoom, output.capacity - output.count)
+        JSONByteWriter.append(to: &output, pretty: pretty, minimumRoom: minimumRoom) { $0.verification(outcome) }
+        #expect(Array(output.prefix(prefix.count)) == prefix, "room \(room)")
+        return Array(output.dropFirst(prefix.count))
+    }
+
     /// Both texts parsed as JSON values; they must be equal, and the writer's must parse.
     static func expectEqualJSON(_ outcome: VerificationOutcome, byteForByte: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for pretty in [false, true] {
@@ -70,6 +83,11 @@ struct VerificationJSONTests {
             // The smallest stage moves its text out at almost every piece: the same bytes.
             let smallStage = written(outcome, pretty: pretty, stageCapacity: JSONByteWriter.minimumStageCapacity)
             #expect(smallStage == ours, "pretty \(pretty), smallest stage", sourceLocation: sourceLocation)
+            // Written in place into an array's free capacity, whatever part of the text fits there.
+            for room in [0, 1, JSONByteWriter.minimumStageCapacity, ours.count / 2, ours.count - 1, ours.count, 64 * 1024] {
+                let inPlace = writtenInPlace(outcome, pretty: pretty, minimumRoom: max(0, room))
+                #expect(inPlace == Array(ours), "pretty \(pretty), room \(room)", sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -145,6 +163,31 @@ struct VerificationJSONTests {
             try Self.expectEqualJSON(outcome, byteForByte: true)
         }
         #expect(Self.written(Self.outcomes(label: long, receipt: receipt)[0], pretty: false).count > 3 * 8 * 1024)
+    }
+
+    @Test("written in place: every room size, the repeated attribute lists across its end, text before it kept")
+    func inPlaceAtEveryRoomSize() throws {
+        // Renewals sharing one attribute list: their repeated text is taken from before the end of
+        // the room and copied after it, for some room size.
+        let attributes = (0..<4).map { ReceiptAttribute(type: 1_700 + $0, version: 1, value: [0x0C, 0x02, 0x41, UInt8($0)]) }
+        let purchases = (0..<3).map { InAppPurchase(productID: "p\($0)", transactionID: "\($0)", otherAttributes: attributes) }
+        var report = ReceiptValidationReport()
+        report.receipt = Receipt(bundleID: "b", inAppPurchases: purchases, otherAttributes: attributes)
+        let outcome = VerificationOutcome(label: "x", report: report)
+        for pretty in [false, true] {
+            let expected = Array(Self.written(outcome, pretty: pretty))
+            #expect(expected.count > 600)
+            for room in 0...(expected.count + 1) {
+                let prefix: [UInt8] = room % 3 == 0 ? [] : Array("before ".utf8)
+                let inPlace = Self.writtenInPlace(outcome, pretty: pretty, minimumRoom: room, prefix: prefix)
+                #expect(String(decoding: inPlace, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "pretty \(pretty), room \(room)")
+            }
+        }
+        // More free capacity than asked for is used too, and what the array held stays in front.
+        var output = Array("[".utf8)
+        output.reserveCapacity(100_000)
+        JSONByteWriter.append(to: &output, pretty: false, minimumRoom: 0) { $0.verification(outcome) }
+        #expect(output == Array("[".utf8) + Array(Self.written(outcome, pretty: false)))
     }
 
     @Test("text given to the writer stays in front of what it writes")
