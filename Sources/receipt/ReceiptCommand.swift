@@ -27,8 +27,10 @@ struct ReceiptCommand: AsyncParsableCommand {
 
     /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
     /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64. A plain
-    /// `verify` command line is read directly (``VerifyCommand/parseDirectly(_:)``).
+    /// `verify` command line is read directly (``VerifyCommand/parseDirectly(_:)``). The allocator
+    /// is set up first (``MallocTuning``).
     static func main() async {
+        MallocTuning.apply()
         do {
             if let verify = VerifyCommand.parseDirectly(CommandLine.arguments.dropFirst()) {
                 try await verify.run()
