@@ -33,8 +33,34 @@ enum StandardOutput {
     static var isTerminal: Bool { isatty(1) == 1 }
 }
 
-/// Raw `write(2)` to a file descriptor.
+/// Raw `write(2)` and `writev(2)` to a file descriptor.
 enum FileDescriptorOutput {
+    /// Writes every byte of `first` and then of `second` to `descriptor` with one `writev(2)`
+    /// (more after a signal or a short write), so that the kernel copies them as one run.
+    /// Returns false when the descriptor refuses them (a closed pipe, a full disk).
+    @discardableResult
+    static func writeAll(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var parts = [first, second].filter { !$0.isEmpty }
+        while !parts.isEmpty {
+            var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+            let written = writev(descriptor, &vectors, Int32(vectors.count))
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            // Drop what was written: whole parts first, then the start of the next one.
+            var rest = written
+            while let part = parts.first, rest >= part.count {
+                rest -= part.count
+                parts.removeFirst()
+            }
+            if rest > 0, let part = parts.first {
+                parts[0] = UnsafeRawBufferPointer(rebasing: part[rest...])
+            }
+        }
+        return true
+    }
+
     /// Writes every byte of `bytes` to `descriptor`, retrying after a signal or a short write.
     /// Returns false when the descriptor refuses them (a closed pipe, a full disk).
     @discardableResult

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import receipt
+
+/// The tool's buffered standard output: every byte written once, in order, whatever the pieces;
+/// on a regular file every write but the last ends on a page boundary of the file.
+@Suite("buffered output")
+struct BufferedOutputTests {
+    /// Pieces of every kind: empty, tiny, around the page size, around half a chunk (where a piece
+    /// stops being copied into the buffer), larger than a chunk.
+    static func pieces(seed: UInt64, chunkSize: Int) -> [[UInt8]] {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let sizes = [0, 1, 4_095, 4_096, 4_097, chunkSize / 2 - 1, chunkSize / 2, chunkSize - 1, chunkSize, 3 * chunkSize + 17]
+        // Each piece is cut from a different place of one pattern, so a piece lost, repeated or
+        // moved changes the text.
+        let pattern = (0..<(3 * chunkSize + 17 + 4_096)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        var result: [[UInt8]] = []
+        for index in 0..<120 {
+            let size = index % 3 == 0 ? sizes[next(sizes.count)] : next(index % 2 == 0 ? 9_000 : 2 * chunkSize)
+            let start = next(4_096)
+            result.append(Array(pattern[start..<(start + size)]))
+        }
+        return result
+    }
+
+    /// Writes `pieces` through a buffer on `descriptor`, checking after each append that what
+    /// reached the file (its size, read with `fstat`) ends on a page boundary once anything was
+    /// written, and that the buffer keeps less than a page beyond a chunk.
+    static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int, checksPages: Bool) {
+        var output = BufferedOutput(chunkSize: chunkSize, interactive: false, descriptor: descriptor)
+        #expect((output.pageOffset != nil) == checksPages)
+        var status = stat()
+        fstat(descriptor, &status)
+        let initialSize = Int(status.st_size)
+        for piece in pieces {
+            output.append(piece)
+            #expect(output.bytes.count < chunkSize + BufferedOutput.pageSize)
+            if checksPages {
+                fstat(descriptor, &status)
+                let size = Int(status.st_size)
+                #expect(size == initialSize || size % BufferedOutput.pageSize == 0, "file size \(size)")
+            }
+        }
+        output.flush()
+        #expect(output.bytes.isEmpty)
+        #expect(!output.failed)
+    }
+
+    @Test("a new file: the same bytes in the same order, every write but the last page-aligned")
+    func newFile() throws {
+        for (seed, chunkSize) in [(1, 256 * 1024), (2, 16 * 1024), (3, 5_000)] as [(UInt64, Int)] {
+            let pieces = Self.pieces(seed: seed, chunkSize: chunkSize)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("buffered-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            try #require(descriptor >= 0)
+            Self.write(pieces, to: descriptor, chunkSize: chunkSize, checksPages: true)
+            close(descriptor)
+            #expect(try Data(contentsOf: url) == Data(pieces.joined()))
+        }
+    }
+
+    @Test("a file already holding text, written at its position or appended to: cut at the file's pages")
+    func existingFile() throws {
+        for appending in [false, true] {
+            let prefix = Data(repeating: 0x2A, count: 1_234)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("buffered-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try prefix.write(to: url)
+            let descriptor = open(url.path, O_WRONLY | (appending ? O_APPEND : 0))
+            try #require(descriptor >= 0)
+            if !appending { lseek(descriptor, off_t(prefix.count), SEEK_SET) }
+            let pieces = Self.pieces(seed: appending ? 5 : 4, chunkSize: 16 * 1024)
+            Self.write(pieces, to: descriptor, chunkSize: 16 * 1024, checksPages: true)
+            close(descriptor)
+            #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()), "appending \(appending)")
+        }
+    }
+
+    @Test("a pipe: nothing held back, the same bytes in the same order")
+    func pipe() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(Glibc.pipe(&ends) == 0)
+        let pieces = Self.pieces(seed: 6, chunkSize: 16 * 1024)
+        let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let received = Task.detached { reader.readDataToEndOfFile() }
+        Self.write(pieces, to: ends[1], chunkSize: 16 * 1024, checksPages: false)
+        close(ends[1])
+        #expect(await received.value == Data(pieces.joined()))
+    }
+
+    @Test("a closed pipe: the write fails once, nothing more is written, nothing is kept")
+    func closedPipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(Glibc.pipe(&ends) == 0)
+        close(ends[0])
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        var output = BufferedOutput(chunkSize: 4_096, interactive: false, descriptor: ends[1])
+        output.append([UInt8](repeating: 1, count: 10_000))
+        #expect(output.failed)
+        output.append([UInt8](repeating: 2, count: 100))
+        output.append([UInt8](repeating: 3, count: 10_000))
+        output.flush()
+        #expect(output.bytes.isEmpty)
+        close(ends[1])
+    }
+}
