@@ -103,6 +103,13 @@ struct JSONByteWriter: ~Copyable {
         to output: inout [UInt8], pretty: Bool, minimumRoom: Int = 64 * 1024, _ body: (inout JSONByteWriter) -> Void
     ) {
         let room = max(minimumRoom, output.capacity - output.count)
+        guard room > 0 else {
+            // No room to write in (an empty array, asked for none): through the own stage.
+            var writer = JSONByteWriter(pretty: pretty)
+            body(&writer)
+            output.append(contentsOf: writer.takeBytes())
+            return
+        }
         var rest: [UInt8] = []
         output.append(addingCapacity: room) { span in
             span.withUnsafeMutableBufferPointer { free, initialized in

@@ -59,7 +59,9 @@ struct VerificationJSONTests {
     /// into an array with no free capacity, so that exactly `minimumRoom` bytes are written in
     /// place; returns what follows the prefix (after checking the prefix is intact).
     static func writtenInPlace(_ outcome: VerificationOutcome, pretty: Bool, minimumRoom: Int, prefix: [UInt8] = []) -> [UInt8] {
-        var output = [UInt8](unsafeUninitializedCapacity: prefix.count) { buffer, count in
+        // An empty array has no storage of its own (`unsafeUninitializedCapacity: 0` would store
+        // its count into the runtime's shared empty-array storage, a race ThreadSanitizer reports).
+        var output: [UInt8] = prefix.isEmpty ? [] : [UInt8](unsafeUninitializedCapacity: prefix.count) { buffer, count in
             count = buffer.initialize(fromContentsOf: prefix)
         }
         let room = max(minimumRoom, output.capacity - output.count)
