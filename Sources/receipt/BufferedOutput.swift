@@ -97,7 +97,7 @@ struct BufferedOutput {
         guard !failed, count > 0 else { return }
         let descriptor = descriptor
         let written = bytes.withUnsafeBytes { buffered in
-            FileDescriptorOutput.writeAll(UnsafeRawBufferPointer(rebasing: buffered[..<count]), UnsafeRawBufferPointer(start: nil, count: 0), to: descriptor)
+            FileDescriptorOutput.writeAll(UnsafeRawBufferPointer(rebasing: buffered[..<count]), to: descriptor)
         }
         record(written, count: count)
     }

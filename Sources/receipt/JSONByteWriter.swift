@@ -35,10 +35,11 @@ struct JSONByteWriter: ~Copyable {
     private let ownStage: UnsafeMutablePointer<UInt8>
     private let ownCapacity: Int
     /// The caller's free memory the text is written into first (``append(to:pretty:minimumRoom:_:)``),
-    /// whether it is still the stage, and how many bytes it holds once it is not.
+    /// and how many bytes it holds once it is no longer the stage.
     private let window: UnsafeMutablePointer<UInt8>?
-    private var isInWindow: Bool
     private var windowCount = 0
+    /// Whether the stage is still the window.
+    private var isInWindow: Bool { stage == window }
     /// Whether to print one member or element a line, indented.
     let isPretty: Bool
     private var depth = 0
@@ -76,12 +77,10 @@ struct JSONByteWriter: ~Copyable {
         self.ownStage = .allocate(capacity: ownCapacity)
         if let window, let base = window.baseAddress, window.count > 0 {
             self.window = base
-            self.isInWindow = true
             self.stage = base
             self.capacity = window.count
         } else {
             self.window = nil
-            self.isInWindow = false
             self.stage = ownStage
             self.capacity = ownCapacity
         }
@@ -97,19 +96,13 @@ struct JSONByteWriter: ~Copyable {
     }
 
     /// Appends to `output` what `body` writes, written in place in `output`'s free capacity (at
-    /// least `minimumRoom` bytes of it, more when the array has more free) and, for the part that
-    /// does not fit, appended after `body` returns.
+    /// least `minimumRoom` bytes of it and at least one, more when the array has more free) and,
+    /// for the part that does not fit, appended after `body` returns. (Asking an empty array for
+    /// no room at all would store into the runtime's shared empty-array storage.)
     static func append(
         to output: inout [UInt8], pretty: Bool, minimumRoom: Int = 64 * 1024, _ body: (inout JSONByteWriter) -> Void
     ) {
-        let room = max(minimumRoom, output.capacity - output.count)
-        guard room > 0 else {
-            // No room to write in (an empty array, asked for none): through the own stage.
-            var writer = JSONByteWriter(pretty: pretty)
-            body(&writer)
-            output.append(contentsOf: writer.takeBytes())
-            return
-        }
+        let room = max(1, minimumRoom, output.capacity - output.count)
         var rest: [UInt8] = []
         output.append(addingCapacity: room) { span in
             span.withUnsafeMutableBufferPointer { free, initialized in
@@ -142,7 +135,6 @@ struct JSONByteWriter: ~Copyable {
     /// makes the own stage the stage.
     private mutating func flush() {
         if isInWindow {
-            isInWindow = false
             windowCount = staged
             stage = ownStage
             capacity = ownCapacity

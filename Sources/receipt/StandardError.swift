@@ -35,12 +35,12 @@ enum StandardOutput {
 
 /// Raw `write(2)` and `writev(2)` to a file descriptor.
 enum FileDescriptorOutput {
-    /// Writes every byte of `first` and then of `second` to `descriptor` with one `writev(2)`
-    /// (more after a signal or a short write), so that the kernel copies them as one run.
-    /// Returns false when the descriptor refuses them (a closed pipe, a full disk).
+    /// Writes every byte of `parts`, in order, to `descriptor` with one `writev(2)` (more after a
+    /// signal or a short write), so that the kernel copies them as one run. Returns false when the
+    /// descriptor refuses them (a closed pipe, a full disk).
     @discardableResult
-    static func writeAll(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var parts = [first, second].filter { !$0.isEmpty }
+    static func writeAll(_ parts: UnsafeRawBufferPointer..., to descriptor: Int32) -> Bool {
+        var parts = parts.filter { !$0.isEmpty }
         while !parts.isEmpty {
             var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
             let written = writev(descriptor, &vectors, Int32(vectors.count))
@@ -65,18 +65,6 @@ enum FileDescriptorOutput {
     /// Returns false when the descriptor refuses them (a closed pipe, a full disk).
     @discardableResult
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 }

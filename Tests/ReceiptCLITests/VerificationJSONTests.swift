@@ -56,8 +56,8 @@ struct VerificationJSONTests {
     }
 
     /// Writes `outcome` after `prefix` with ``JSONByteWriter/append(to:pretty:minimumRoom:_:)``
-    /// into an array with no free capacity, so that exactly `minimumRoom` bytes are written in
-    /// place; returns what follows the prefix (after checking the prefix is intact).
+    /// into an array with (about) no free capacity, so that `minimumRoom` bytes (at least one) are
+    /// written in place; returns what follows the prefix (after checking the prefix is intact).
     static func writtenInPlace(_ outcome: VerificationOutcome, pretty: Bool, minimumRoom: Int, prefix: [UInt8] = []) -> [UInt8] {
         // An empty array has no storage of its own (`unsafeUninitializedCapacity: 0` would store
         // its count into the runtime's shared empty-array storage, a race ThreadSanitizer reports).
