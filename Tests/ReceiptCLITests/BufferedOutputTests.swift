@@ -29,8 +29,9 @@ struct BufferedOutputTests {
 
     /// Writes `pieces` through a buffer on `descriptor`, checking after each append that what
     /// reached the file (its size, read with `fstat`) ends on a page boundary once anything was
-    /// written, and that the buffer keeps less than a page beyond a chunk.
-    static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int, checksPages: Bool) {
+    /// written, and that the buffer keeps less than a page beyond a chunk. Returns the buffer.
+    @discardableResult
+    static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int, checksPages: Bool) -> BufferedOutput {
         var output = BufferedOutput(chunkSize: chunkSize, interactive: false, descriptor: descriptor)
         #expect((output.pageOffset != nil) == checksPages)
         var status = stat()
@@ -48,6 +49,8 @@ struct BufferedOutputTests {
         output.flush()
         #expect(output.bytes.isEmpty)
         #expect(!output.failed)
+        #expect(output.preallocation.allocatedBytes <= pieces.reduce(0) { $0 + $1.count })
+        return output
     }
 
     @Test("a new file: the same bytes in the same order, every write but the last page-aligned")
@@ -58,9 +61,14 @@ struct BufferedOutputTests {
             defer { try? FileManager.default.removeItem(at: url) }
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             try #require(descriptor >= 0)
-            Self.write(pieces, to: descriptor, chunkSize: chunkSize, checksPages: true)
+            let output = Self.write(pieces, to: descriptor, chunkSize: chunkSize, checksPages: true)
             close(descriptor)
             #expect(try Data(contentsOf: url) == Data(pieces.joined()))
+            if chunkSize >= 2 * FilePreallocation.minimumLength {
+                // Chunks of 256 KB are written whole: their blocks are allocated first, unless the
+                // file system refused (which turns preallocation off).
+                #expect(output.preallocation.allocatedBytes > 0 || output.preallocation.position == nil)
+            }
         }
     }
 
@@ -75,9 +83,11 @@ struct BufferedOutputTests {
             try #require(descriptor >= 0)
             if !appending { lseek(descriptor, off_t(prefix.count), SEEK_SET) }
             let pieces = Self.pieces(seed: appending ? 5 : 4, chunkSize: 16 * 1024)
-            Self.write(pieces, to: descriptor, chunkSize: 16 * 1024, checksPages: true)
+            let output = Self.write(pieces, to: descriptor, chunkSize: 16 * 1024, checksPages: true)
             close(descriptor)
             #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()), "appending \(appending)")
+            // A file open for appending is never allocated ahead: its end may move under others.
+            if appending { #expect(output.preallocation.position == nil && output.preallocation.allocatedBytes == 0) }
         }
     }
 
@@ -88,7 +98,8 @@ struct BufferedOutputTests {
         let pieces = Self.pieces(seed: 6, chunkSize: 16 * 1024)
         let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let received = Task.detached { reader.readDataToEndOfFile() }
-        Self.write(pieces, to: ends[1], chunkSize: 16 * 1024, checksPages: false)
+        let output = Self.write(pieces, to: ends[1], chunkSize: 16 * 1024, checksPages: false)
+        #expect(output.preallocation.position == nil)
         close(ends[1])
         #expect(await received.value == Data(pieces.joined()))
     }
@@ -108,5 +119,39 @@ struct BufferedOutputTests {
         output.flush()
         #expect(output.bytes.isEmpty)
         close(ends[1])
+    }
+
+    @Test("allocating a write's blocks ahead changes neither the file's size nor what it reads")
+    func preallocation() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("preallocated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let text = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 253) }
+        var preallocation = FilePreallocation(position: 0)
+        // Under the minimum nothing is asked of the file system.
+        preallocation.allocate(FilePreallocation.minimumLength - 1, descriptor: descriptor)
+        #expect(preallocation.allocatedBytes == 0 && preallocation.position == 0)
+        preallocation.allocate(text.count, descriptor: descriptor)
+        var status = stat()
+        try #require(fstat(descriptor, &status) == 0)
+        #expect(status.st_size == 0, "the size stays until the write lands")
+        if preallocation.position != nil {
+            #expect(preallocation.allocatedBytes == text.count)
+            #expect(Int(status.st_blocks) * 512 >= text.count, "\(status.st_blocks) blocks of 512 bytes")
+        }
+        #expect(FileDescriptorOutput.writeAll(text, to: descriptor))
+        preallocation.advance(by: text.count)
+        try #require(fstat(descriptor, &status) == 0)
+        #expect(status.st_size == off_t(text.count))
+        #expect(try Data(contentsOf: url) == Data(text))
+        if preallocation.position != nil { #expect(preallocation.position == Int64(text.count)) }
+        // A descriptor the system refuses turns preallocation off for good.
+        var refused = FilePreallocation(position: 0)
+        refused.allocate(text.count, descriptor: -1)
+        #expect(refused.position == nil && refused.allocatedBytes == 0)
+        refused.allocate(text.count, descriptor: descriptor)
+        #expect(refused.allocatedBytes == 0)
     }
 }

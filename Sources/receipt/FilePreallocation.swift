@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Allocates the blocks of each large write to a regular file just before the write is made.
+///
+/// Writing into a new file's page cache on ext4 (delayed allocation) reserves a block for every
+/// page it fills, one page at a time; `fallocate(2)` with `FALLOC_FL_KEEP_SIZE` allocates the
+/// whole range of the coming write at once, and the write then finds its blocks mapped. The flag
+/// leaves the file's size and its contents alone: until the write lands, the range lies past
+/// the end of the file and reads as nothing. Exactly the range of the next write is allocated,
+/// never more, so nothing is left allocated past the end once the write is made.
+///
+/// Writing 27 MB to a new file on ext4 in page-aligned 405 KB pieces (the tool's writes over 200
+/// copies of the real 187-purchase receipt; C, 15 runs, twice): best 6.3 ms, mean 6.9 ms; with
+/// each piece's blocks allocated first, best 5.2 ms, mean 5.5 ms.
+///
+/// Nothing is allocated for a pipe, a terminal or a device, for a file open for appending (its
+/// end may move under other writers), nor for writes under ``minimumLength``. The first call the
+/// file system refuses (`EOPNOTSUPP` on NFS, say) turns preallocation off for the rest of the
+/// run; the writes themselves are made exactly as without it.
+struct FilePreallocation {
+    /// Writes shorter than this are made without allocating first (the system call would cost
+    /// about what it saves).
+    static let minimumLength = 64 * 1024
+
+    /// Where the next write lands in the file; `nil` when nothing is to be allocated.
+    private(set) var position: Int64?
+    /// How many bytes were allocated ahead of writes so far.
+    private(set) var allocatedBytes = 0
+
+    /// Preallocation for writes at `position` of a regular file that is not open for appending;
+    /// pass `nil` for anything else.
+    init(position: Int64?) {
+        self.position = Self.function == nil ? nil : position
+    }
+
+    /// Allocates the `count` bytes the next write puts at ``position`` when they are worth it.
+    mutating func allocate(_ count: Int, descriptor: Int32) {
+        guard let position, count >= Self.minimumLength, let function = Self.function else { return }
+        if function(descriptor, Self.keepSize, position, Int64(count)) == 0 {
+            allocatedBytes += count
+        } else {
+            self.position = nil
+        }
+    }
+
+    /// Notes that `count` bytes were written at ``position``.
+    mutating func advance(by count: Int) {
+        if let position { self.position = position + Int64(count) }
+    }
+
+    /// `FALLOC_FL_KEEP_SIZE` from <linux/falloc.h>.
+    private static let keepSize: Int32 = 1
+
+    /// The C signature of glibc's `fallocate64` (descriptor, mode, offset, length).
+    private typealias Fallocate = @convention(c) (Int32, Int32, Int64, Int64) -> Int32
+
+    /// glibc's `fallocate64`, looked up by name: <fcntl.h> declares it only under `_GNU_SOURCE`,
+    /// which the Glibc module does not define. `nil` where the C library is not glibc.
+    private static let function: Fallocate? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "fallocate64") else { return nil }
+        return unsafeBitCast(symbol, to: Fallocate.self)
+        #else
+        return nil
+        #endif
+    }()
+}
