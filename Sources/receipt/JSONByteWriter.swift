@@ -56,6 +56,11 @@ struct JSONByteWriter: ~Copyable {
     private let dateTexts: UnsafeMutablePointer<UInt8>
     private static let dateSlots = 16
     private static let dateSlotSize = 1 + RFC3339.maximumCompactLength
+    /// The day (days since 1970-01-01) of the date formatted last, whose `YYYY-MM-DD` text
+    /// follows the slots in `dateTexts`: a renewal's purchase date and expiry date mostly fall on
+    /// one day, so a date missing from the cache often needs only its time formatted.
+    private var lastDay = Int.min
+    private static let dayTextLength = 10
 
     /// The smallest stage: room for the longest fixed piece (an escape, an integer, a date with
     /// its quotes, a compact key, Apple's Pacific date text with its quotes: 41 bytes).
@@ -86,7 +91,7 @@ struct JSONByteWriter: ~Copyable {
         }
         self.dateKeys = .allocate(capacity: Self.dateSlots)
         self.dateKeys.initialize(repeating: .max, count: Self.dateSlots)
-        self.dateTexts = .allocate(capacity: Self.dateSlots * Self.dateSlotSize)
+        self.dateTexts = .allocate(capacity: Self.dateSlots * Self.dateSlotSize + Self.dayTextLength)
     }
 
     deinit {
@@ -367,7 +372,7 @@ struct JSONByteWriter: ~Copyable {
             // The text is a function of the interval alone: the same bits, the same text.
             length = Int(cached[0])
             (out + 1).update(from: cached + 1, count: length)
-        } else if let written = RFC3339.write(value, to: out + 1) {
+        } else if let written = compactDate(value, to: out + 1) {
             length = written
             dateKeys[slot] = key
             cached[0] = UInt8(truncatingIfNeeded: length)
@@ -379,6 +384,24 @@ struct JSONByteWriter: ~Copyable {
         out[0] = UInt8(ascii: "\"")
         out[length + 1] = UInt8(ascii: "\"")
         staged &+= length + 2
+    }
+
+    /// Stores ``RFC3339/write(_:to:)``'s text of `value` at `out` (room for
+    /// `RFC3339.maximumCompactLength` bytes) and returns its length, taking the day's text from
+    /// the last date formatted when it fell on the same day; nil (nothing stored) where
+    /// `RFC3339.write` stores nothing.
+    private mutating func compactDate(_ value: Date, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard let parts = RFC3339.compactParts(of: value) else { return nil }
+        let dayText = dateTexts + Self.dateSlots * Self.dateSlotSize
+        if parts.day == lastDay {
+            out.update(from: dayText, count: Self.dayTextLength)
+        } else {
+            guard RFC3339.writeDay(parts.day, to: out) == Self.dayTextLength else { return nil }
+            dayText.update(from: out, count: Self.dayTextLength)
+            lastDay = parts.day
+        }
+        let time = RFC3339.writeTime(secondOfDay: parts.secondOfDay, millisecond: parts.millisecond, to: out + Self.dayTextLength)
+        return Self.dayTextLength + time
     }
 
     /// Writes ``AppleDate``'s civil text of `seconds` with `zone` as a JSON string; false (nothing

@@ -250,6 +250,51 @@ struct VerificationJSONTests {
         }
     }
 
+    @Test("dates in every order: same day, same date, another day, back again, before 1970, out of range")
+    func dates() {
+        // The writer keeps the text of recent dates and of the last day formatted; every date
+        // must still read as RFC3339.string(from:) writes it alone.
+        let day = 86_400.0
+        var intervals: [Double] = [
+            1_583_936_726, 1_583_936_726 + 300, 1_583_936_726 + 300.25, 1_583_936_726, // same day, repeats
+            1_583_936_726 + day, 1_583_936_726 + 2 * day - 0.0004, 1_583_936_726 + 300, // next days, back
+            floor(1_583_936_726 / day) * day, floor(1_583_936_726 / day) * day - 0.001, // midnight, just before
+            -1, -0.5, -day, -day - 1, -62_135_596_800, // before 1970, year 1
+            253_402_300_799.999, 253_402_300_800, -62_135_596_801, .nan, .infinity, // edges, outside
+        ]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<3_000 {
+            // Runs of dates a few minutes apart (one day), jumps of days, and exact repeats.
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let previous = intervals.last.map { $0.isFinite ? $0 : 0 } ?? 0
+            switch state >> 62 {
+            case 0: intervals.append(previous + Double((state >> 20) % 600))
+            case 1: intervals.append(previous + Double(Int64((state >> 20) % 2_000) - 1_000) * day / 7)
+            case 2: intervals.append(intervals[Int((state >> 8) % UInt64(intervals.count))])
+            default: intervals.append(Double(Int64(bitPattern: state) % 4_000_000_000_000) / 1000)
+            }
+        }
+        for capacity in [JSONByteWriter.minimumStageCapacity, 8 * 1024] {
+            var writer = JSONByteWriter(pretty: false, stageCapacity: capacity)
+            writer.beginArray()
+            for interval in intervals {
+                writer.nextElement()
+                writer.date(Date(timeIntervalSince1970: interval))
+            }
+            writer.endArray()
+            let expected = intervals.map { "\"" + RFC3339.string(from: Date(timeIntervalSince1970: $0)) + "\"" }
+            let written = String(decoding: writer.takeBytes(), as: UTF8.self)
+            #expect(written == "[" + expected.joined(separator: ",") + "]")
+            if written != "[" + expected.joined(separator: ",") + "]" {
+                let texts = written.dropFirst().dropLast().split(separator: ",")
+                for (index, text) in texts.enumerated() where index < expected.count && String(text) != expected[index] {
+                    Issue.record("date \(index) (\(intervals[index])): \(text), expected \(expected[index])")
+                    break
+                }
+            }
+        }
+    }
+
     @Test("the whole Unicode range in one string")
     func wholeUnicodeRange() throws {
         var scalars = String.UnicodeScalarView()

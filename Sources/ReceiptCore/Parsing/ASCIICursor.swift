@@ -13,15 +13,25 @@ struct ASCIICursor {
     }
 
     /// Stores `value` (not negative) in decimal, zero-padded to `width` digits (its lowest
-    /// `width` digits when it has more).
+    /// `width` digits when it has more). Two digits at a time, from a table of the pairs 00–99.
     @inline(__always)
     mutating func digits(_ value: Int, width: Int) {
-        var rest = value
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+        var rest = UInt(bitPattern: value)
         var index = count + width
-        while index > count {
-            index -= 1
-            base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
+        while index - count >= 2 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index -= 2
+            base[index] = pairs.utf8Start[pair]
+            base[index + 1] = pairs.utf8Start[pair + 1]
+        }
+        if index > count {
+            base[index - 1] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
         }
         count += width
     }

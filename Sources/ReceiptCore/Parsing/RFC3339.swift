@@ -187,31 +187,15 @@ public enum RFC3339 {
     /// ``maximumCompactLength`` bytes, and returns how many it stored; nil (nothing stored) for a
     /// date outside the years 0 to 9999, which ``string(from:)`` writes in its own way.
     package static func write(_ date: Date, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard let fields = fields(of: date), (0...9999).contains(fields.year) else { return nil }
-        var cursor = ASCIICursor(out)
-        cursor.digits(fields.year, width: 4)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(fields.month, width: 2)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(fields.day, width: 2)
-        cursor.byte(UInt8(ascii: "T"))
-        cursor.digits(fields.hour, width: 2)
-        cursor.byte(UInt8(ascii: ":"))
-        cursor.digits(fields.minute, width: 2)
-        cursor.byte(UInt8(ascii: ":"))
-        cursor.digits(fields.second, width: 2)
-        if fields.millisecond != 0 {
-            cursor.byte(UInt8(ascii: "."))
-            cursor.digits(fields.millisecond, width: 3)
-        }
-        cursor.byte(UInt8(ascii: "Z"))
-        return cursor.count
+        guard let parts = compactParts(of: date), let dayLength = writeDay(parts.day, to: out) else { return nil }
+        return dayLength + writeTime(secondOfDay: parts.secondOfDay, millisecond: parts.millisecond, to: out + dayLength)
     }
 
-    /// The UTC calendar fields of `date`, rounded to the millisecond; nil outside years ±9999.
-    private static func fields(
-        of date: Date
-    ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int)? {
+    /// What ``write(_:to:)`` writes of `date`: its UTC day (days since 1970-01-01), the second
+    /// within that day and the millisecond, rounded to the millisecond; nil outside years ±9999.
+    /// A writer of many dates can keep the text of the last day (``writeDay(_:to:)``) and write
+    /// only the time (``writeTime(secondOfDay:millisecond:to:)``) of another date of that day.
+    package static func compactParts(of date: Date) -> (day: Int, secondOfDay: Int, millisecond: Int)? {
         let interval = date.timeIntervalSince1970
         guard interval.isFinite, abs(interval) < 253_402_300_800 else { return nil }
         var milliseconds = Int64((interval * 1000).rounded())
@@ -225,8 +209,50 @@ public enum RFC3339 {
             secondOfDay += 86_400
             days -= 1
         }
-        let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
-        return (year, month, day, Int(secondOfDay / 3600), Int(secondOfDay % 3600 / 60), Int(secondOfDay % 60), Int(millisecondPart))
+        return (Int(days), Int(secondOfDay), Int(millisecondPart))
+    }
+
+    /// Stores `YYYY-MM-DD` of `day` (days since 1970-01-01) at `out`, which has room for 10 bytes,
+    /// and returns 10; nil (nothing stored) outside the years 0 to 9999.
+    package static func writeDay(_ day: Int, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let (year, month, dayOfMonth) = civilDate(daysSinceEpoch: day)
+        guard (0...9999).contains(year) else { return nil }
+        var cursor = ASCIICursor(out)
+        cursor.digits(year, width: 4)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(month, width: 2)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(dayOfMonth, width: 2)
+        return cursor.count
+    }
+
+    /// Stores `THH:MM:SS`, then `.sss` when `millisecond` is not 0, then `Z` at `out`, which has
+    /// room for 14 bytes, and returns how many it stored (10 or 14). `secondOfDay` is 0–86,399 and
+    /// `millisecond` 0–999.
+    package static func writeTime(secondOfDay: Int, millisecond: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var cursor = ASCIICursor(out)
+        cursor.byte(UInt8(ascii: "T"))
+        cursor.digits(secondOfDay / 3600, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay % 3600 / 60, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay % 60, width: 2)
+        if millisecond != 0 {
+            cursor.byte(UInt8(ascii: "."))
+            cursor.digits(millisecond, width: 3)
+        }
+        cursor.byte(UInt8(ascii: "Z"))
+        return cursor.count
+    }
+
+    /// The UTC calendar fields of `date`, rounded to the millisecond; nil outside years ±9999.
+    private static func fields(
+        of date: Date
+    ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int)? {
+        guard let parts = compactParts(of: date) else { return nil }
+        let (year, month, day) = civilDate(daysSinceEpoch: parts.day)
+        let second = parts.secondOfDay
+        return (year, month, day, second / 3600, second % 3600 / 60, second % 60, parts.millisecond)
     }
 
     private static func isLeap(_ year: Int) -> Bool {
