@@ -24,8 +24,11 @@ struct BufferedOutput {
     var bytes: [UInt8] = []
     /// How many bytes to gather before writing.
     let chunkSize: Int
-    /// Whether a write failed (stdout closed): everything after it is dropped.
-    private(set) var failed = false
+    /// The `errno` of the first write that failed (a full disk, a closed pipe); nil while every
+    /// write succeeded. Everything after it is dropped, and the command reports it at the end.
+    private(set) var failure: Int32?
+    /// Whether a write failed.
+    var failed: Bool { failure != nil }
     /// The descriptor written to.
     let descriptor: Int32
     /// Where the next write lands within its page of the file, when the output is a regular file
@@ -111,9 +114,11 @@ struct BufferedOutput {
         record(written, count: count)
     }
 
-    /// Notes a write of `count` bytes: whether it succeeded, and where the next one lands.
+    /// Notes a write of `count` bytes, made just before: whether it succeeded (and why not), and
+    /// where the next one lands.
     private mutating func record(_ written: Bool, count: Int) {
-        if !written { failed = true }
+        // errno is read first: nothing since the failed write has called the C library.
+        if !written, failure == nil { failure = errno }
         if let offset = pageOffset { pageOffset = (offset + count) % Self.pageSize }
         preallocation.advance(by: count)
     }

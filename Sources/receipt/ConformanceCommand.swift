@@ -53,13 +53,13 @@ struct ConformanceCommand: ParsableCommand {
         var failed = 0
         for (index, backend) in backends.enumerated() {
             let report = suite.run(on: backend)
-            if index > 0 { print("") }
-            print(report.table(onlyFailures: failuresOnly))
+            if index > 0 { try StandardOutput.writeLine("") }
+            try StandardOutput.writeLine(report.table(onlyFailures: failuresOnly))
             passed += report.passedCount
             failed += report.failed.count
         }
         if backends.count > 1 {
-            print("\(passed) passed, \(failed) failed")
+            try StandardOutput.writeLine("\(passed) passed, \(failed) failed")
         }
         if failed > 0 { throw ExitStatus.invalid.exitCode }
     }

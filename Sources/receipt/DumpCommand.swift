@@ -21,7 +21,7 @@ struct DumpCommand: ParsableCommand {
             are listed raw (type, version, hex).
 
             Exit status: 0 the payload was parsed, 1 it is not a receipt, 2 usage error, 3 the file \
-            could not be read.
+            could not be read or the output could not be written.
 
             Examples:
               receipt dump app.receipt
@@ -39,9 +39,9 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let dump = ReceiptDump(label: file, source: ReceiptInput.expandSingle(file))
         if json {
-            print(JSONText.encode(DumpJSON(dump), compact: false))
+            try StandardOutput.writeLine(JSONText.encode(DumpJSON(dump), compact: false))
         } else {
-            print(dump.humanText, terminator: "")
+            try StandardOutput.write(dump.humanText)
         }
         switch dump.status {
         case .valid: return

@@ -27,7 +27,7 @@ struct EntitlementsCommand: ParsableCommand {
             refunds after it was made: Apple's App Store Server API answers those.
 
             Exit status: 0 the receipt is valid, 1 it is invalid, 2 usage error (including a bad \
-            catalog), 3 a file could not be read.
+            catalog), 3 a file could not be read or the output could not be written.
 
             Examples:
               receipt entitlements app.receipt
@@ -57,9 +57,9 @@ struct EntitlementsCommand: ParsableCommand {
         guard outcome.report.isValid, let receipt = outcome.report.receipt else {
             let error = outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read")
             if json {
-                print(JSONText.encode(EntitlementsJSON(invalid: error), compact: false))
+                try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(invalid: error), compact: false))
             } else {
-                print("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
+                try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
             }
             throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
         }
@@ -68,9 +68,9 @@ struct EntitlementsCommand: ParsableCommand {
         }
         let entitlements = receipt.entitlements(at: date, catalog: catalog)
         if json {
-            print(JSONText.encode(EntitlementsJSON(entitlements), compact: false))
+            try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(entitlements), compact: false))
         } else {
-            print(EntitlementsText(label: outcome.label, entitlements: entitlements).text, terminator: "")
+            try StandardOutput.write(EntitlementsText(label: outcome.label, entitlements: entitlements).text)
         }
     }
 }

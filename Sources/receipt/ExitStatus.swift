@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The exit statuses of the `receipt` tool.
 enum ExitStatus: Int32, Sendable {
@@ -8,7 +15,7 @@ enum ExitStatus: Int32, Sendable {
     case invalid = 1
     /// The command line is wrong: unknown flag, bad option value.
     case usage = 2
-    /// A file could not be read (missing, unreadable).
+    /// A file could not be read (missing, unreadable), or the output could not be written.
     case unreadable = 3
 
     /// The status as an ArgumentParser exit code.
@@ -25,3 +32,13 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     var description: String { message }
 }
+
+extension CommandFailure {
+    /// Standard output refused what the command wrote (`errno` says why, when known): exit status
+    /// 3, since the output is incomplete whatever the verdicts were.
+    static func outputNotWritten(errno code: Int32?) -> CommandFailure {
+        let reason = code.map { ": " + String(cString: strerror($0)) } ?? ""
+        return CommandFailure(status: .unreadable, message: "the output could not be written\(reason); what follows that point is missing")
+    }
+}
+

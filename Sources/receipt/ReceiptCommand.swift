@@ -9,7 +9,7 @@ struct ReceiptCommand: AsyncParsableCommand {
         abstract: "Validate Apple App Store receipts locally, without Apple's verifyReceipt endpoint.",
         discussion: """
             Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error,
-            3 a file could not be read.
+            3 a file could not be read or the output could not be written.
 
             Examples:
               receipt verify app.receipt

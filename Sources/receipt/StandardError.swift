@@ -17,16 +17,22 @@ enum StandardError {
     static var isTerminal: Bool { isatty(2) == 1 }
 }
 
-/// Writes to the standard output stream.
+/// Writes to the standard output stream, unbuffered (the batch output of `verify` goes through
+/// ``BufferedOutput`` instead).
 enum StandardOutput {
-    /// Writes `text` to stdout as it is (no newline added), through the C library's buffer.
-    static func write(_ text: String) {
-        print(text, terminator: "")
+    /// Writes `text` to stdout as it is (no newline added).
+    /// - Throws: ``CommandFailure`` (exit status 3) when standard output refuses it: a full disk, a
+    ///   closed pipe. (`print` would leave it in the C library's buffer, which drops what it cannot
+    ///   write and lets the command end with status 0.)
+    static func write(_ text: String) throws(CommandFailure) {
+        guard FileDescriptorOutput.writeAll(Array(text.utf8), to: 1) else {
+            throw CommandFailure.outputNotWritten(errno: errno)
+        }
     }
 
-    /// Flushes buffered output, so that stdout lines and stderr lines interleave in order.
-    static func flush() {
-        fflush(nil)
+    /// Writes `text` and a line break to stdout; throws as ``write(_:)``.
+    static func writeLine(_ text: String) throws(CommandFailure) {
+        try write(text + "\n")
     }
 
     /// Whether stdout is a terminal.

@@ -46,7 +46,7 @@ struct TimelineCommand: ParsableCommand {
         }
         let timeline = TimelineSVG(receipt: receipt, catalog: catalog)
         if output == "-" {
-            StandardOutput.write(timeline.svg)
+            try StandardOutput.write(timeline.svg)
             return
         }
         do {

@@ -22,7 +22,8 @@ struct VerifyCommand: AsyncParsableCommand {
             rejects most real receipts with certificate_expired.
 
             Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error, 3 a file \
-            (or a --root certificate) could not be read, or a directory holds no receipt file.
+            (or a --root certificate) could not be read, a directory holds no receipt file, or the \
+            output could not be written.
 
             Examples:
               receipt verify app.receipt
@@ -142,6 +143,9 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if inputs.isEmpty && expansion.emptyDirectories.isEmpty {
             StandardError.write("receipt: no receipt files found\n")
+        }
+        if let failure = output.failure {
+            throw CommandFailure.outputNotWritten(errno: failure)
         }
         let status = expansion.emptyDirectories.isEmpty ? tally.exitStatus : .unreadable
         if status != .success {

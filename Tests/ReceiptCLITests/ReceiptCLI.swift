@@ -52,8 +52,9 @@ enum ReceiptCLI {
         throw CLIError("the receipt executable was not found next to the test binary (\(starts.map(\.path))); build it or set RECEIPT_CLI")
     }
 
-    /// Runs `receipt arguments…` with `stdin` as standard input (empty when nil).
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    /// Runs `receipt arguments…` with `stdin` as standard input (empty when nil) and standard
+    /// output to `stdoutPath` when given (a device such as `/dev/full`; `stdout` is then empty).
+    static func run(_ arguments: [String], stdin: Data? = nil, stdoutPath: String? = nil) throws -> Result {
         let manager = FileManager.default
         let directory = try temporaryDirectory()
         defer { try? manager.removeItem(at: directory) }
@@ -64,7 +65,7 @@ enum ReceiptCLI {
         try Data().write(to: outURL)
         try Data().write(to: errURL)
         let input = try FileHandle(forReadingFrom: inURL)
-        let output = try FileHandle(forWritingTo: outURL)
+        let output = try stdoutPath.map { try FileHandle(forWritingTo: URL(fileURLWithPath: $0)) } ?? FileHandle(forWritingTo: outURL)
         let error = try FileHandle(forWritingTo: errURL)
         defer {
             try? input.close()

@@ -88,4 +88,27 @@ struct VerifyExitStatusTests {
         #expect(other.status == 1)
         #expect(try VerifyOutputShape.decode(other.stdout).error?.code == "untrusted_chain")
     }
+
+    @Test("output that cannot be written (a full device): exit 3 and the reason, in every command and format")
+    func unwritableOutput() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Enough copies that the batch's text outgrows the output buffer and is written mid-run.
+        let receipt = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        for index in 0..<200 {
+            try receipt.write(to: directory.appendingPathComponent(String(format: "r%03d.receipt", index)))
+        }
+        let commands: [[String]] = [
+            ["verify", Self.sample], ["verify", "--json", Self.sample], ["verify", "--ndjson", directory.path],
+            ["verify", "--format", "apple", Self.sample], ["dump", Self.sample], ["dump", "--json", Self.sample],
+            ["entitlements", Self.sample], ["entitlements", "--json", Self.sample],
+        ]
+        for arguments in commands {
+            let result = try ReceiptCLI.run(arguments, stdoutPath: "/dev/full")
+            #expect(result.status == 3, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("the output could not be written: No space left on device"), "\(arguments): \(result.stderr)")
+            // The same command to a file succeeds: the failure is the output's, not the receipt's.
+            #expect(try ReceiptCLI.run(arguments).status == 0, "\(arguments)")
+        }
+    }
 }
