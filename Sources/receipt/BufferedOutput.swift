@@ -31,13 +31,15 @@ struct BufferedOutput {
     var failed: Bool { failure != nil }
     /// The descriptor written to.
     let descriptor: Int32
-    /// Where the next write lands within its page of the file, when the output is a regular file
-    /// (nil for a pipe, a terminal or a device: nothing is held back then).
-    private(set) var pageOffset: Int?
+    /// Where the next write lands in the file, when the output is a regular file (nil for a pipe, a
+    /// terminal or a device: nothing is held back or allocated then).
+    private(set) var filePosition: Int64?
+    /// Where the next write lands within its page of the file (nil unless a regular file).
+    var pageOffset: Int? { filePosition.map { Int($0 % Int64(Self.pageSize)) } }
     /// The page size the writes are cut to.
     static let pageSize = 4096
     /// The blocks of each large write, allocated before it when the output is a regular file.
-    private(set) var preallocation = FilePreallocation(position: nil)
+    private(set) var preallocation = FilePreallocation(enabled: false)
 
     /// A buffer for `descriptor` (stdout): chunks of `chunkSize` bytes, or one write per
     /// ``append(_:)`` on a terminal.
@@ -45,9 +47,9 @@ struct BufferedOutput {
         self.chunkSize = interactive ? 0 : chunkSize
         self.descriptor = descriptor
         bytes.reserveCapacity(self.chunkSize + 64 * 1024)
-        if !interactive, let file = Self.filePosition(of: descriptor) {
-            pageOffset = Int(file.position % Int64(Self.pageSize))
-            preallocation = FilePreallocation(position: file.appending ? nil : file.position)
+        if !interactive, let file = Self.writePosition(of: descriptor) {
+            filePosition = file.position
+            preallocation = FilePreallocation(enabled: !file.appending)
         }
     }
 
@@ -73,7 +75,7 @@ struct BufferedOutput {
             let fromText = sent - bytes.count
             if !failed {
                 let descriptor = descriptor
-                preallocation.allocate(sent, descriptor: descriptor)
+                allocateAhead(sent)
                 let written = bytes.withUnsafeBytes { buffered in
                     text.withUnsafeBytes { whole in
                         FileDescriptorOutput.writeAll(buffered, UnsafeRawBufferPointer(rebasing: whole[..<fromText]), to: descriptor)
@@ -107,7 +109,7 @@ struct BufferedOutput {
     private mutating func write(first count: Int) {
         guard !failed, count > 0 else { return }
         let descriptor = descriptor
-        preallocation.allocate(count, descriptor: descriptor)
+        allocateAhead(count)
         let written = bytes.withUnsafeBytes { buffered in
             FileDescriptorOutput.writeAll(UnsafeRawBufferPointer(rebasing: buffered[..<count]), to: descriptor)
         }
@@ -119,13 +121,18 @@ struct BufferedOutput {
     private mutating func record(_ written: Bool, count: Int) {
         // errno is read first: nothing since the failed write has called the C library.
         if !written, failure == nil { failure = errno }
-        if let offset = pageOffset { pageOffset = (offset + count) % Self.pageSize }
-        preallocation.advance(by: count)
+        if let position = filePosition { filePosition = position + Int64(count) }
+    }
+
+    /// Allocates the file's blocks for a write of `count` bytes about to be made
+    /// (``FilePreallocation``).
+    private mutating func allocateAhead(_ count: Int) {
+        if let position = filePosition { preallocation.allocate(count, at: position, descriptor: descriptor) }
     }
 
     /// Where a write to `descriptor` lands, when it is a regular file: the end of the file when it
     /// is open for appending, else its current position.
-    private static func filePosition(of descriptor: Int32) -> (position: Int64, appending: Bool)? {
+    private static func writePosition(of descriptor: Int32) -> (position: Int64, appending: Bool)? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let flags = fcntl(descriptor, F_GETFL)

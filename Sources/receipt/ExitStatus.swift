@@ -41,4 +41,3 @@ extension CommandFailure {
         return CommandFailure(status: .unreadable, message: "the output could not be written\(reason); what follows that point is missing")
     }
 }
-

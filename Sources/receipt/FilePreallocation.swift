@@ -24,30 +24,26 @@ struct FilePreallocation {
     /// about what it saves).
     static let minimumLength = 64 * 1024
 
-    /// Where the next write lands in the file; `nil` when nothing is to be allocated.
-    private(set) var position: Int64?
+    /// Whether writes are allocated ahead: on for a regular file not open for appending, until the
+    /// file system refuses a call.
+    private(set) var isEnabled: Bool
     /// How many bytes were allocated ahead of writes so far.
     private(set) var allocatedBytes = 0
 
-    /// Preallocation for writes at `position` of a regular file that is not open for appending;
-    /// pass `nil` for anything else.
-    init(position: Int64?) {
-        self.position = Self.function == nil ? nil : position
+    /// Preallocation for a regular file that is not open for appending (`enabled`), or none.
+    init(enabled: Bool) {
+        isEnabled = enabled && Self.function != nil
     }
 
-    /// Allocates the `count` bytes the next write puts at ``position`` when they are worth it.
-    mutating func allocate(_ count: Int, descriptor: Int32) {
-        guard let position, count >= Self.minimumLength, let function = Self.function else { return }
+    /// Allocates the `count` bytes the next write puts at `position` of the file when they are
+    /// worth it.
+    mutating func allocate(_ count: Int, at position: Int64, descriptor: Int32) {
+        guard isEnabled, count >= Self.minimumLength, let function = Self.function else { return }
         if function(descriptor, Self.keepSize, position, Int64(count)) == 0 {
             allocatedBytes += count
         } else {
-            self.position = nil
+            isEnabled = false
         }
-    }
-
-    /// Notes that `count` bytes were written at ``position``.
-    mutating func advance(by count: Int) {
-        if let position { self.position = position + Int64(count) }
     }
 
     /// `FALLOC_FL_KEEP_SIZE` from <linux/falloc.h>.

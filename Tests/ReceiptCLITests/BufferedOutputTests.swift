@@ -50,6 +50,11 @@ struct BufferedOutputTests {
         #expect(output.bytes.isEmpty)
         #expect(!output.failed)
         #expect(output.preallocation.allocatedBytes <= pieces.reduce(0) { $0 + $1.count })
+        if checksPages {
+            // The position the buffer keeps (pages, preallocation) is where the file ends.
+            fstat(descriptor, &status)
+            #expect(output.filePosition == Int64(status.st_size))
+        }
         return output
     }
 
@@ -67,7 +72,7 @@ struct BufferedOutputTests {
             if chunkSize >= 2 * FilePreallocation.minimumLength {
                 // Chunks of 256 KB are written whole: their blocks are allocated first, unless the
                 // file system refused (which turns preallocation off).
-                #expect(output.preallocation.allocatedBytes > 0 || output.preallocation.position == nil)
+                #expect(output.preallocation.allocatedBytes > 0 || !output.preallocation.isEnabled)
             }
         }
     }
@@ -87,7 +92,7 @@ struct BufferedOutputTests {
             close(descriptor)
             #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()), "appending \(appending)")
             // A file open for appending is never allocated ahead: its end may move under others.
-            if appending { #expect(output.preallocation.position == nil && output.preallocation.allocatedBytes == 0) }
+            if appending { #expect(!output.preallocation.isEnabled && output.preallocation.allocatedBytes == 0) }
         }
     }
 
@@ -99,7 +104,7 @@ struct BufferedOutputTests {
         let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let received = Task.detached { reader.readDataToEndOfFile() }
         let output = Self.write(pieces, to: ends[1], chunkSize: 16 * 1024, checksPages: false)
-        #expect(output.preallocation.position == nil)
+        #expect(!output.preallocation.isEnabled)
         close(ends[1])
         #expect(await received.value == Data(pieces.joined()))
     }
@@ -129,29 +134,27 @@ struct BufferedOutputTests {
         try #require(descriptor >= 0)
         defer { close(descriptor) }
         let text = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 253) }
-        var preallocation = FilePreallocation(position: 0)
+        var preallocation = FilePreallocation(enabled: true)
         // Under the minimum nothing is asked of the file system.
-        preallocation.allocate(FilePreallocation.minimumLength - 1, descriptor: descriptor)
-        #expect(preallocation.allocatedBytes == 0 && preallocation.position == 0)
-        preallocation.allocate(text.count, descriptor: descriptor)
+        preallocation.allocate(FilePreallocation.minimumLength - 1, at: 0, descriptor: descriptor)
+        #expect(preallocation.allocatedBytes == 0 && preallocation.isEnabled)
+        preallocation.allocate(text.count, at: 0, descriptor: descriptor)
         var status = stat()
         try #require(fstat(descriptor, &status) == 0)
         #expect(status.st_size == 0, "the size stays until the write lands")
-        if preallocation.position != nil {
+        if preallocation.isEnabled {
             #expect(preallocation.allocatedBytes == text.count)
             #expect(Int(status.st_blocks) * 512 >= text.count, "\(status.st_blocks) blocks of 512 bytes")
         }
         #expect(FileDescriptorOutput.writeAll(text, to: descriptor))
-        preallocation.advance(by: text.count)
         try #require(fstat(descriptor, &status) == 0)
         #expect(status.st_size == off_t(text.count))
         #expect(try Data(contentsOf: url) == Data(text))
-        if preallocation.position != nil { #expect(preallocation.position == Int64(text.count)) }
         // A descriptor the system refuses turns preallocation off for good.
-        var refused = FilePreallocation(position: 0)
-        refused.allocate(text.count, descriptor: -1)
-        #expect(refused.position == nil && refused.allocatedBytes == 0)
-        refused.allocate(text.count, descriptor: descriptor)
+        var refused = FilePreallocation(enabled: true)
+        refused.allocate(text.count, at: 0, descriptor: -1)
+        #expect(!refused.isEnabled && refused.allocatedBytes == 0)
+        refused.allocate(text.count, at: Int64(text.count), descriptor: descriptor)
         #expect(refused.allocatedBytes == 0)
     }
 }
