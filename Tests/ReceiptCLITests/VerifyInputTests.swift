@@ -55,6 +55,45 @@ struct VerifyInputTests {
         #expect(output.receipt == nil)
     }
 
+    @Test("an empty path is unreadable (exit 3) and said to be empty, in verify and dump, not read as the working directory")
+    func emptyPath() throws {
+        let verify = try ReceiptCLI.run(["verify", ""])
+        #expect(verify.status == 3, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("An empty path names no receipt file."), "\(verify.stdout)")
+        #expect(!verify.stdout.contains("is not a regular file"), "\(verify.stdout)")
+        let dump = try ReceiptCLI.run(["dump", ""])
+        #expect(dump.status == 3, "\(dump.stdout)\(dump.stderr)")
+        #expect((dump.stdout + dump.stderr).contains("An empty path names no receipt file."), "\(dump.stdout)\(dump.stderr)")
+    }
+
+    @Test("a named pipe given as a receipt is unreadable (exit 3), refused at once without waiting for a writer")
+    func namedPipe() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("receipt").path
+        try #require(mkfifo(path, 0o600) == 0)
+        // A watchdog: while the tool is still waiting in open(2) for a writer, every 10 s it is let
+        // go (the watchdog opens the pipe for reading and writing, which never waits), and the
+        // test fails.
+        let finished = DispatchSemaphore(value: 0)
+        let watched = DispatchSemaphore(value: 0)
+        let watchdog = PipeWatchdogRecord()
+        DispatchQueue.global().async {
+            while finished.wait(timeout: .now() + 10) == .timedOut {
+                let descriptor = open(path, O_RDWR | O_NONBLOCK)
+                if descriptor >= 0 { close(descriptor) }
+                watchdog.hadToOpen = true
+            }
+            watched.signal()
+        }
+        let result = try ReceiptCLI.run(["verify", path])
+        finished.signal()
+        watched.wait()
+        #expect(!watchdog.hadToOpen, "receipt waited in open(2) for a writer")
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("is not a regular file"), "\(result.stdout)")
+    }
+
     @Test("a directory of the Apple fixtures with --ndjson: one valid line per file, sorted by name; summary on stderr; no progress bar off a terminal")
     func directoryNDJSON() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
@@ -222,4 +261,9 @@ struct VerifyInputTests {
         let message = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("the root certificate \(missing) could not be read"), "\(message)")
     }
+}
+
+/// What the named-pipe test's watchdog did, written before it signals and read after the wait.
+private final class PipeWatchdogRecord: @unchecked Sendable {
+    var hadToOpen = false
 }

@@ -114,8 +114,14 @@ public enum ReceiptLoader {
     }
 
     /// Reads at most `limit` bytes; throws `receiptTooLarge` as soon as the file holds more.
+    ///
+    /// The file is opened without blocking (`O_NONBLOCK`, which a regular file's reads ignore) so
+    /// that a named pipe with no writer, or a device that waits on open, is refused as "not a
+    /// regular file" at once instead of holding the caller until some other process opens it;
+    /// and closed on `exec` (`O_CLOEXEC`), so that a process that starts a program on another
+    /// thread meanwhile does not hand it the descriptor.
     private static func readFile(_ path: String, limit: Int) throws(ReceiptValidationError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw ReceiptValidationError(.receiptNotFound, "No readable receipt at \(path): \(reason).")
