@@ -48,7 +48,7 @@ struct ReceiptInput: Sendable {
             } else if FileKind.of(argument) == .directory {
                 DirectoryListing.add(argument, to: &expansion)
             } else {
-                expansion.inputs.append(ReceiptInput(label: argument, source: .file(argument)))
+                expansion.inputs.append(ReceiptInput(label: argument, source: fileSource(argument)))
             }
         }
         return expansion
@@ -58,7 +58,16 @@ struct ReceiptInput: Sendable {
     static func expandSingle(_ argument: String) -> Source {
         argument == "-"
             ? readStandardInput(maximumSize: ReceiptLoader.maximumReceiptSize)
-            : .file(argument)
+            : fileSource(argument)
+    }
+
+    /// The source for a path that is not `-`: the file, or unreadable when the path is empty
+    /// (which names no file; read as a URL it would name the working directory).
+    private static func fileSource(_ path: String) -> Source {
+        guard !path.isEmpty else {
+            return .unreadable(ReceiptValidationError(.receiptNotFound, "An empty path names no receipt file."))
+        }
+        return .file(path)
     }
 
     /// Reads standard input to its end, or to one byte past `maximumSize`.
