@@ -15,8 +15,11 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         discussion: """
             Every option can also be set with an environment variable (RECEIPT_SERVER_ plus the \
             option's name in capitals with underscores, e.g. RECEIPT_SERVER_PORT=8080, \
-            RECEIPT_SERVER_BUNDLE_ID=com.a,com.b); a flag wins over the variable. SIGTERM or \
-            SIGINT stop accepting connections and let requests in flight finish.
+            RECEIPT_SERVER_BUNDLE_ID=com.a,com.b); a flag wins over the variable. A variable \
+            that is set must hold a valid value (not empty, no empty list entry, a whole number \
+            where one is expected, XCODE 1 or 0) and an unknown RECEIPT_SERVER_ name is an \
+            error: the server does not start. SIGTERM \
+            or SIGINT stop accepting connections and let requests in flight finish.
 
             Examples:
               receipt-server --port 8080 --bundle-id com.example.app --environment production
@@ -24,81 +27,82 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             """
     )
 
-    static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment["RECEIPT_SERVER_" + name]
-    }
+    @Option(help: "The address to listen on (env RECEIPT_SERVER_HOST; default 127.0.0.1).")
+    var host: String?
 
-    static func list(_ name: String) -> [String] {
-        environment(name).map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
-    }
-
-    @Option(help: "The address to listen on (env RECEIPT_SERVER_HOST).")
-    var host: String = environment("HOST") ?? "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one (env RECEIPT_SERVER_PORT).")
-    var port: Int = environment("PORT").flatMap { Int($0) } ?? 8080
+    @Option(help: "The port to listen on; 0 picks a free one (env RECEIPT_SERVER_PORT; default 8080).")
+    var port: Int?
 
     @Option(name: .customLong("bundle-id"), help: "A bundle id to accept; repeat for several; none accepts any (env RECEIPT_SERVER_BUNDLE_ID, comma-separated).")
-    var bundleIDs: [String] = list("BUNDLE_ID")
+    var bundleIDs: [String] = []
 
-    @Option(help: "production, sandbox or any: which receipts get status 0 rather than 21007/21008 (env RECEIPT_SERVER_ENVIRONMENT).")
-    var environment: String = environment("ENVIRONMENT") ?? "any"
+    @Option(help: "production, sandbox or any: which receipts get status 0 rather than 21007/21008 (env RECEIPT_SERVER_ENVIRONMENT; default any).")
+    var environment: String?
 
     @Option(name: .customLong("shared-secret"), help: "An accepted password (shared secret); repeat for several; none checks none (env RECEIPT_SERVER_SHARED_SECRET, comma-separated).")
-    var sharedSecrets: [String] = list("SHARED_SECRET")
+    var sharedSecrets: [String] = []
 
-    @Flag(inversion: .prefixedNo, help: "Accept Xcode StoreKit-testing receipts (env RECEIPT_SERVER_XCODE=1).")
-    var xcode: Bool = environment("XCODE") == "1"
+    @Flag(inversion: .prefixedNo, help: "Accept Xcode StoreKit-testing receipts (env RECEIPT_SERVER_XCODE=1; default off).")
+    var xcode: Bool?
 
     @Option(name: .customLong("root"), help: "A trust anchor certificate file (DER or PEM); repeat for several; default Apple's roots (env RECEIPT_SERVER_ROOT, comma-separated).")
-    var roots: [String] = list("ROOT")
+    var roots: [String] = []
 
     @Option(help: "A product catalog JSON file: {\"groups\": {\"GROUP\": [\"product\", …]}} (env RECEIPT_SERVER_CATALOG).")
-    var catalog: String = environment("CATALOG") ?? ""
+    var catalog: String?
 
-    @Option(name: .customLong("max-body-size"), help: "The largest request body in bytes; larger gets 413 (env RECEIPT_SERVER_MAX_BODY_SIZE).")
-    var maximumBodySize: Int = environment("MAX_BODY_SIZE").flatMap { Int($0) } ?? (1 << 20)
+    @Option(name: .customLong("max-body-size"), help: "The largest request body in bytes; larger gets 413 (env RECEIPT_SERVER_MAX_BODY_SIZE; default 1048576).")
+    var maximumBodySize: Int?
 
-    @Option(help: "The crypto backend: \(CryptoBackends.all.map(\.name).joined(separator: " or ")) (env RECEIPT_SERVER_BACKEND).")
-    var backend: String = environment("BACKEND") ?? ""
+    @Option(help: "The crypto backend: \(CryptoBackends.all.map(\.name).joined(separator: " or ")) (env RECEIPT_SERVER_BACKEND; default \(CryptoBackends.all.first?.name ?? "none")).")
+    var backend: String?
 
-    @Option(name: .customLong("max-connections"), help: "The most connections open at once (env RECEIPT_SERVER_MAX_CONNECTIONS).")
-    var maximumConnections: Int = environment("MAX_CONNECTIONS").flatMap { Int($0) } ?? 1024
+    @Option(name: .customLong("max-connections"), help: "The most connections open at once (env RECEIPT_SERVER_MAX_CONNECTIONS; default 1024).")
+    var maximumConnections: Int?
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed (env RECEIPT_SERVER_IDLE_TIMEOUT).")
-    var idleTimeout: Int = environment("IDLE_TIMEOUT").flatMap { Int($0) } ?? 30
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed (env RECEIPT_SERVER_IDLE_TIMEOUT; default 30).")
+    var idleTimeout: Int?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RECEIPT_SERVER_LOG_LEVEL).")
-    var logLevel: String = environment("LOG_LEVEL") ?? "info"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RECEIPT_SERVER_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    /// The flags as given, for ``ServerSettings``.
+    var flags: ServerFlags {
+        var flags = ServerFlags()
+        flags.host = host
+        flags.port = port
+        flags.bundleIDs = bundleIDs
+        flags.environment = environment
+        flags.sharedSecrets = sharedSecrets
+        flags.xcode = xcode
+        flags.roots = roots
+        flags.catalog = catalog
+        flags.maximumBodySize = maximumBodySize
+        flags.backend = backend
+        flags.maximumConnections = maximumConnections
+        flags.idleTimeout = idleTimeout
+        flags.logLevel = logLevel
+        return flags
+    }
+
+    /// The settings from the flags and the process's environment.
+    func settings() throws -> ServerSettings {
+        do {
+            return try ServerSettings(flags: flags, environment: ServerEnvironment())
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     func validate() throws {
-        guard ["production", "sandbox", "any"].contains(environment) else {
-            throw ValidationError("--environment takes production, sandbox or any, not '\(environment)'")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must lie in 0...65535") }
-        guard maximumBodySize > 0, maximumConnections > 0, idleTimeout > 0 else {
-            throw ValidationError("--max-body-size, --max-connections and --idle-timeout must be positive")
-        }
+        _ = try settings()
     }
 
     func run() async throws {
-        var options = ServerOptions()
-        options.host = host
-        options.port = port
-        options.acceptedBundleIDs = Set(bundleIDs)
-        options.environment = environment == "production" ? .production : environment == "sandbox" ? .sandbox : nil
-        options.sharedSecrets = Set(sharedSecrets)
-        options.acceptsXcodeReceipts = xcode
-        options.rootPaths = roots
-        options.catalogPath = catalog.isEmpty ? nil : catalog
-        options.maximumBodySize = maximumBodySize
-        options.backendName = backend.isEmpty ? nil : backend
-        options.maximumConnections = maximumConnections
-        options.idleTimeout = idleTimeout
-
+        let settings = try settings()
+        let options = settings.options
         var logger = Logger(label: "receipt-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = settings.logLevel
         let service: VerifyReceiptService
         do {
             service = try VerifyReceiptService(options: options)
@@ -106,9 +110,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         logger.info("starting", metadata: [
-            "host": "\(host)", "port": "\(port)", "backend": "\(service.endpoint.validator.backend.name)",
-            "environment": "\(environment)", "bundle_ids": "\(bundleIDs.count)", "shared_secrets": "\(sharedSecrets.count)",
-            "xcode": "\(xcode)",
+            "host": "\(options.host)", "port": "\(options.port)", "backend": "\(service.endpoint.validator.backend.name)",
+            "environment": "\(settings.environmentName)", "bundle_ids": "\(options.acceptedBundleIDs.count)",
+            "shared_secrets": "\(options.sharedSecrets.count)", "xcode": "\(options.acceptsXcodeReceipts)",
         ])
         let application = service.makeApplication(logger: logger)
         let group = ServiceGroup(

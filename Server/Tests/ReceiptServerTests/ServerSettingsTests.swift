@@ -1,0 +1,164 @@
+import Foundation
+import Logging
+import ReceiptServer
+import Testing
+
+/// How flags, `RECEIPT_SERVER_*` variables and defaults become the server's settings, and that a
+/// wrong variable stops the server instead of falling back to a default.
+@Suite struct ServerSettingsTests {
+    private static func settings(_ variables: [String: String], _ flags: ServerFlags = ServerFlags()) throws -> ServerSettings {
+        try ServerSettings(flags: flags, environment: ServerEnvironment(variables))
+    }
+
+    /// The error for `variables` (and `flags`), or nil when they are accepted.
+    private static func failure(_ variables: [String: String], _ flags: ServerFlags = ServerFlags()) -> String? {
+        do {
+            _ = try settings(variables, flags)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func nothingSetGivesTheDefaults() throws {
+        let settings = try Self.settings(["PATH": "/usr/bin", "RECEIPT_SERVER": "not one of ours: no underscore after the prefix"])
+        let options = settings.options
+        #expect(options.host == "127.0.0.1")
+        #expect(options.port == 8080)
+        #expect(options.acceptedBundleIDs.isEmpty)
+        #expect(options.sharedSecrets.isEmpty)
+        #expect(options.environment == nil)
+        #expect(!options.acceptsXcodeReceipts)
+        #expect(options.rootPaths.isEmpty)
+        #expect(options.catalogPath == nil)
+        #expect(options.maximumBodySize == 1 << 20)
+        #expect(options.backendName == nil)
+        #expect(options.maximumConnections == 1024)
+        #expect(options.idleTimeout == 30)
+        #expect(settings.logLevel == .info)
+        #expect(settings.environmentName == "any")
+    }
+
+    @Test func everyVariableIsRead() throws {
+        let settings = try Self.settings([
+            "RECEIPT_SERVER_HOST": "0.0.0.0", "RECEIPT_SERVER_PORT": " 9090 ", "RECEIPT_SERVER_BUNDLE_ID": "com.a, com.b",
+            "RECEIPT_SERVER_ENVIRONMENT": "production", "RECEIPT_SERVER_SHARED_SECRET": "s1,s2", "RECEIPT_SERVER_XCODE": "true",
+            "RECEIPT_SERVER_ROOT": "/a.cer,/b.pem", "RECEIPT_SERVER_CATALOG": "/catalog.json", "RECEIPT_SERVER_MAX_BODY_SIZE": "4096",
+            "RECEIPT_SERVER_BACKEND": "gnutls", "RECEIPT_SERVER_MAX_CONNECTIONS": "7", "RECEIPT_SERVER_IDLE_TIMEOUT": "5",
+            "RECEIPT_SERVER_LOG_LEVEL": "debug",
+        ])
+        let options = settings.options
+        #expect(options.host == "0.0.0.0")
+        #expect(options.port == 9090)
+        #expect(options.acceptedBundleIDs == ["com.a", "com.b"])
+        #expect(options.sharedSecrets == ["s1", "s2"])
+        #expect(options.environment == .production)
+        #expect(options.acceptsXcodeReceipts)
+        #expect(options.rootPaths == ["/a.cer", "/b.pem"])
+        #expect(options.catalogPath == "/catalog.json")
+        #expect(options.maximumBodySize == 4096)
+        #expect(options.backendName == "gnutls")
+        #expect(options.maximumConnections == 7)
+        #expect(options.idleTimeout == 5)
+        #expect(settings.logLevel == .debug)
+        #expect(settings.environmentName == "production")
+    }
+
+    @Test func aFlagWinsOverItsVariable() throws {
+        var flags = ServerFlags()
+        flags.port = 0
+        flags.bundleIDs = ["com.flag"]
+        flags.xcode = false
+        flags.environment = "sandbox"
+        let settings = try Self.settings(
+            ["RECEIPT_SERVER_PORT": "9090", "RECEIPT_SERVER_BUNDLE_ID": "com.variable", "RECEIPT_SERVER_XCODE": "1",
+             "RECEIPT_SERVER_ENVIRONMENT": "production"], flags)
+        #expect(settings.options.port == 0)
+        #expect(settings.options.acceptedBundleIDs == ["com.flag"])
+        #expect(!settings.options.acceptsXcodeReceipts)
+        #expect(settings.options.environment == .sandbox)
+    }
+
+    @Test(arguments: [
+        (["RECEIPT_SERVER_BUNDLE_ID": ""], "RECEIPT_SERVER_BUNDLE_ID is set but empty"),
+        (["RECEIPT_SERVER_BUNDLE_ID": "  "], "RECEIPT_SERVER_BUNDLE_ID is set but empty"),
+        (["RECEIPT_SERVER_BUNDLE_ID": "com.a,,com.b"], "RECEIPT_SERVER_BUNDLE_ID has an empty entry"),
+        (["RECEIPT_SERVER_BUNDLE_ID": "com.a,"], "RECEIPT_SERVER_BUNDLE_ID has an empty entry"),
+        (["RECEIPT_SERVER_SHARED_SECRET": ""], "RECEIPT_SERVER_SHARED_SECRET is set but empty"),
+        (["RECEIPT_SERVER_SHARED_SECRET": ",secret"], "RECEIPT_SERVER_SHARED_SECRET has an empty entry"),
+        (["RECEIPT_SERVER_ROOT": ""], "RECEIPT_SERVER_ROOT is set but empty"),
+        (["RECEIPT_SERVER_CATALOG": ""], "RECEIPT_SERVER_CATALOG is set but empty"),
+        (["RECEIPT_SERVER_PORT": "80a"], "RECEIPT_SERVER_PORT must be a whole number, not '80a'"),
+        (["RECEIPT_SERVER_PORT": "70000"], "--port must lie in 0...65535"),
+        (["RECEIPT_SERVER_MAX_BODY_SIZE": "1MB"], "RECEIPT_SERVER_MAX_BODY_SIZE must be a whole number"),
+        (["RECEIPT_SERVER_MAX_BODY_SIZE": "0"], "must be positive"),
+        (["RECEIPT_SERVER_MAX_CONNECTIONS": "many"], "RECEIPT_SERVER_MAX_CONNECTIONS must be a whole number"),
+        (["RECEIPT_SERVER_IDLE_TIMEOUT": "30s"], "RECEIPT_SERVER_IDLE_TIMEOUT must be a whole number"),
+        (["RECEIPT_SERVER_XCODE": "maybe"], "RECEIPT_SERVER_XCODE must be 1 or 0"),
+        (["RECEIPT_SERVER_ENVIRONMENT": "staging"], "--environment takes production, sandbox or any, not 'staging'"),
+        (["RECEIPT_SERVER_LOG_LEVEL": "loud"], "unknown --log-level 'loud'"),
+        (["RECEIPT_SERVER_BUNDLE_IDS": "com.a"], "RECEIPT_SERVER_BUNDLE_IDS is not a variable receipt-server reads"),
+    ])
+    func aWrongVariableIsAnError(_ variables: [String: String], _ expected: String) {
+        let failure = Self.failure(variables)
+        #expect(failure?.contains(expected) == true, "\(variables): \(failure ?? "accepted")")
+    }
+
+    @Test func aWrongVariableIsAnErrorEvenWhenItsFlagWins() {
+        var flags = ServerFlags()
+        flags.port = 8081
+        flags.bundleIDs = ["com.flag"]
+        #expect(Self.failure(["RECEIPT_SERVER_PORT": "eighty"], flags)?.contains("RECEIPT_SERVER_PORT") == true)
+        #expect(Self.failure(["RECEIPT_SERVER_BUNDLE_ID": ""], flags)?.contains("RECEIPT_SERVER_BUNDLE_ID") == true)
+    }
+
+    @Test func aSharedSecretIsNotRepeatedInTheError() {
+        let failure = Self.failure(["RECEIPT_SERVER_SHARED_SECRET": "hunter2,,other"])
+        #expect(failure != nil)
+        #expect(failure?.contains("hunter2") == false, "\(failure ?? "")")
+    }
+
+    @Test func yesAndNoSpellings() throws {
+        for (text, value) in [("1", true), ("TRUE", true), ("yes", true), ("0", false), ("false", false), ("No", false)] {
+            #expect(try Self.settings(["RECEIPT_SERVER_XCODE": text]).options.acceptsXcodeReceipts == value, "\(text)")
+        }
+    }
+
+    @Test func anEmptyFlagValueIsAnError() {
+        for (name, set) in [
+            ("--bundle-id", { (flags: inout ServerFlags) in flags.bundleIDs = ["com.a", ""] }),
+            ("--shared-secret", { (flags: inout ServerFlags) in flags.sharedSecrets = [" "] }),
+            ("--root", { (flags: inout ServerFlags) in flags.roots = [""] }),
+            ("--catalog", { (flags: inout ServerFlags) in flags.catalog = "" }),
+        ] {
+            var flags = ServerFlags()
+            set(&flags)
+            #expect(Self.failure([:], flags)?.contains(name) == true, "\(name)")
+        }
+    }
+
+    /// `receipt-server` itself with an empty `RECEIPT_SERVER_BUNDLE_ID` (a deployment file whose
+    /// variable was never filled in): it exits with a usage error naming the variable and never
+    /// listens, instead of accepting every app's receipts.
+    @Test(.timeLimit(.minutes(1)))
+    func theProcessRefusesToStartOnAWrongVariable() throws {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("receipt-server")
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build receipt-server first: swift build --build-tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--port", "0"]
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix(ServerEnvironment.prefix) }
+        environment["RECEIPT_SERVER_BUNDLE_ID"] = ""
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(text)")
+        #expect(text.contains("RECEIPT_SERVER_BUNDLE_ID is set but empty"), "\(text)")
+        #expect(!text.contains("listening on"), "\(text)")
+    }
+}
