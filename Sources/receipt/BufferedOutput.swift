@@ -76,12 +76,12 @@ struct BufferedOutput {
             if !failed {
                 let descriptor = descriptor
                 allocateAhead(sent)
-                let written = bytes.withUnsafeBytes { buffered in
+                let failure = bytes.withUnsafeBytes { buffered in
                     text.withUnsafeBytes { whole in
                         FileDescriptorOutput.writeAll(buffered, UnsafeRawBufferPointer(rebasing: whole[..<fromText]), to: descriptor)
                     }
                 }
-                record(written, count: sent)
+                record(failure, count: sent)
             }
             bytes.removeAll(keepingCapacity: true)
             bytes.append(contentsOf: text[fromText...])
@@ -110,17 +110,16 @@ struct BufferedOutput {
         guard !failed, count > 0 else { return }
         let descriptor = descriptor
         allocateAhead(count)
-        let written = bytes.withUnsafeBytes { buffered in
+        let failure = bytes.withUnsafeBytes { buffered in
             FileDescriptorOutput.writeAll(UnsafeRawBufferPointer(rebasing: buffered[..<count]), to: descriptor)
         }
-        record(written, count: count)
+        record(failure, count: count)
     }
 
-    /// Notes a write of `count` bytes, made just before: whether it succeeded (and why not), and
-    /// where the next one lands.
-    private mutating func record(_ written: Bool, count: Int) {
-        // errno is read first: nothing since the failed write has called the C library.
-        if !written, failure == nil { failure = errno }
+    /// Notes a write of `count` bytes, made just before: why it failed (the `errno` it returned),
+    /// nil when it did not, and where the next one lands.
+    private mutating func record(_ writeFailure: Int32?, count: Int) {
+        if let writeFailure, failure == nil { failure = writeFailure }
         if let position = filePosition { filePosition = position + Int64(count) }
     }
 

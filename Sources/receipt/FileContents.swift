@@ -65,9 +65,12 @@ enum FileContents {
     static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure.fromErrno() }
-        let written = FileDescriptorOutput.writeAll(bytes, to: descriptor)
-        let failure = written ? nil : Failure.fromErrno()
-        guard close(descriptor) == 0, written else { throw failure ?? Failure.fromErrno() }
+        let writeFailure = FileDescriptorOutput.writeAll(bytes, to: descriptor)
+        if let writeFailure {
+            close(descriptor)
+            throw Failure(description: String(cString: strerror(writeFailure)))
+        }
+        guard close(descriptor) == 0 else { throw Failure.fromErrno() }
     }
 }
 

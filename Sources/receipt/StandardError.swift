@@ -25,8 +25,8 @@ enum StandardOutput {
     ///   closed pipe. (`print` would leave it in the C library's buffer, which drops what it cannot
     ///   write and lets the command end with status 0.)
     static func write(_ text: String) throws(CommandFailure) {
-        guard FileDescriptorOutput.writeAll(Array(text.utf8), to: 1) else {
-            throw CommandFailure.outputNotWritten(errno: errno)
+        if let failure = FileDescriptorOutput.writeAll(Array(text.utf8), to: 1) {
+            throw CommandFailure.outputNotWritten(errno: failure)
         }
     }
 
@@ -42,18 +42,22 @@ enum StandardOutput {
 /// Raw `write(2)` and `writev(2)` to a file descriptor.
 enum FileDescriptorOutput {
     /// Writes every byte of `parts`, in order, to `descriptor` with one `writev(2)` (more after a
-    /// signal or a short write), so that the kernel copies them as one run. Returns false when the
-    /// descriptor refuses them (a closed pipe, a full disk).
+    /// signal or a short write), so that the kernel copies them as one run.
+    /// - Returns: nil when every byte was written, else the `errno` of the write that failed (a
+    ///   closed pipe, a full disk), taken at once, before anything else can change it.
     @discardableResult
-    static func writeAll(_ parts: UnsafeRawBufferPointer..., to descriptor: Int32) -> Bool {
+    static func writeAll(_ parts: UnsafeRawBufferPointer..., to descriptor: Int32) -> Int32? {
         var parts = parts.filter { !$0.isEmpty }
         while !parts.isEmpty {
             var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
             let written = writev(descriptor, &vectors, Int32(vectors.count))
             if written < 0 {
-                if errno == EINTR { continue }
-                return false
+                let code = errno
+                if code == EINTR { continue }
+                return code
             }
+            // No byte taken of a non-empty write: a device that would loop for ever. Said as I/O.
+            if written == 0 { return EIO }
             // Drop what was written: whole parts first, then the start of the next one.
             var rest = written
             while let part = parts.first, rest >= part.count {
@@ -64,13 +68,13 @@ enum FileDescriptorOutput {
                 parts[0] = UnsafeRawBufferPointer(rebasing: part[rest...])
             }
         }
-        return true
+        return nil
     }
 
     /// Writes every byte of `bytes` to `descriptor`, retrying after a signal or a short write.
-    /// Returns false when the descriptor refuses them (a closed pipe, a full disk).
+    /// - Returns: nil, or the `errno` of the write that failed, as the variadic `writeAll` does.
     @discardableResult
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
     }
 }

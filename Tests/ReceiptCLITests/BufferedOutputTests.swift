@@ -96,6 +96,25 @@ struct BufferedOutputTests {
         }
     }
 
+    @Test("a refused write returns its own errno: ENOSPC from /dev/full, EBADF from a closed descriptor; nil when all is written")
+    func refusedWriteReturnsItsErrno() throws {
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        defer { close(full) }
+        let text = [UInt8](repeating: 0x61, count: 70_000)
+        #expect(FileDescriptorOutput.writeAll(text, to: full) == ENOSPC)
+        let null = open("/dev/null", O_WRONLY)
+        try #require(null >= 0)
+        #expect(FileDescriptorOutput.writeAll(text, to: null) == nil)
+        close(null)
+        #expect(FileDescriptorOutput.writeAll(text, to: null) == EBADF)
+        // The buffer keeps the first failure's errno, whatever follows.
+        var output = BufferedOutput(descriptor: full)
+        output.append(text)
+        output.flush()
+        #expect(output.failure == ENOSPC)
+    }
+
     @Test("a pipe: nothing held back, the same bytes in the same order")
     func pipe() async throws {
         var ends: [Int32] = [0, 0]
@@ -146,7 +165,7 @@ struct BufferedOutputTests {
             #expect(preallocation.allocatedBytes == text.count)
             #expect(Int(status.st_blocks) * 512 >= text.count, "\(status.st_blocks) blocks of 512 bytes")
         }
-        #expect(FileDescriptorOutput.writeAll(text, to: descriptor))
+        #expect(FileDescriptorOutput.writeAll(text, to: descriptor) == nil)
         try #require(fstat(descriptor, &status) == 0)
         #expect(status.st_size == off_t(text.count))
         #expect(try Data(contentsOf: url) == Data(text))
