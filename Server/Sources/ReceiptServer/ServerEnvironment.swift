@@ -21,11 +21,13 @@ public struct ServerEnvironment: Sendable {
     private let values: [String: String]
 
     /// Reads the `RECEIPT_SERVER_*` variables of `variables` (by default the process's environment).
-    /// - Throws: ``ServerOptionsError`` for a variable whose name the server does not read.
+    /// - Throws: ``ServerOptionsError`` for a variable whose name the server does not read (but for
+    ///   the service links Kubernetes sets, which are skipped).
     public init(_ variables: [String: String] = ProcessInfo.processInfo.environment) throws(ServerOptionsError) {
         var values: [String: String] = [:]
         for (name, value) in variables where name.hasPrefix(Self.prefix) {
             let short = String(name.dropFirst(Self.prefix.count))
+            if Self.isKubernetesServiceLink(short) { continue }
             guard Self.names.contains(short) else {
                 let known = Self.names.map { Self.prefix + $0 }.joined(separator: ", ")
                 throw ServerOptionsError(description: "\(name) is not a variable receipt-server reads (it reads \(known))")
@@ -33,6 +35,20 @@ public struct ServerEnvironment: Sendable {
             values[short] = value
         }
         self.values = values
+    }
+
+    /// Whether `name` (without ``prefix``) is one of the variables Kubernetes sets in every pod for
+    /// a Service named `receipt-server` (`SERVICE_HOST`, `SERVICE_PORT`, `SERVICE_PORT_HTTP`,
+    /// `PORT_8080_TCP`, `PORT_8080_TCP_ADDR`, …): not settings, so skipped rather than refused.
+    /// (`PORT` itself, which Kubernetes sets to `tcp://ADDRESS:PORT`, is a setting: it is refused
+    /// with a word on where it came from.)
+    static func isKubernetesServiceLink(_ name: String) -> Bool {
+        if name == "SERVICE_HOST" || name == "SERVICE_PORT" || name.hasPrefix("SERVICE_PORT_") { return true }
+        let parts = name.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 3 || parts.count == 4, parts[0] == "PORT", !parts[1].isEmpty,
+              parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), ["TCP", "UDP", "SCTP"].contains(parts[2])
+        else { return false }
+        return parts.count == 3 || ["PROTO", "PORT", "ADDR"].contains(parts[3])
     }
 
     /// The text of variable `name` (without ``prefix``); nil when it is not set.
@@ -51,7 +67,10 @@ public struct ServerEnvironment: Sendable {
     public func integer(_ name: String) throws(ServerOptionsError) -> Int? {
         guard let text = try text(name) else { return nil }
         guard let number = Int(text) else {
-            throw ServerOptionsError(description: "\(Self.prefix)\(name) must be a whole number, not '\(text)'")
+            let origin = text.contains("://")
+                ? " (Kubernetes sets it so for a Service named receipt-server: set enableServiceLinks: false in the pod, or name the Service otherwise)"
+                : ""
+            throw ServerOptionsError(description: "\(Self.prefix)\(name) must be a whole number, not '\(text)'\(origin)")
         }
         return number
     }

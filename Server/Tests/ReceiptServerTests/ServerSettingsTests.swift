@@ -112,6 +112,30 @@ import Testing
         #expect(Self.failure(["RECEIPT_SERVER_BUNDLE_ID": ""], flags)?.contains("RECEIPT_SERVER_BUNDLE_ID") == true)
     }
 
+    /// What Kubernetes sets in every pod for a Service named `receipt-server` on port 8080: its
+    /// service links are skipped, but `RECEIPT_SERVER_PORT=tcp://…` names our own setting, so it
+    /// is refused, saying where it came from.
+    @Test func kubernetesServiceLinks() throws {
+        let links = [
+            "RECEIPT_SERVER_SERVICE_HOST": "10.0.0.11", "RECEIPT_SERVER_SERVICE_PORT": "8080",
+            "RECEIPT_SERVER_SERVICE_PORT_HTTP": "8080", "RECEIPT_SERVER_PORT_8080_TCP": "tcp://10.0.0.11:8080",
+            "RECEIPT_SERVER_PORT_8080_TCP_PROTO": "tcp", "RECEIPT_SERVER_PORT_8080_TCP_PORT": "8080",
+            "RECEIPT_SERVER_PORT_8080_TCP_ADDR": "10.0.0.11",
+        ]
+        let settings = try Self.settings(links)
+        #expect(settings.options.port == 8080)
+        #expect(settings.options.host == "127.0.0.1")
+        var withPort = links
+        withPort["RECEIPT_SERVER_PORT"] = "tcp://10.0.0.11:8080"
+        let failure = Self.failure(withPort)
+        #expect(failure?.contains("RECEIPT_SERVER_PORT must be a whole number") == true, "\(failure ?? "accepted")")
+        #expect(failure?.contains("enableServiceLinks") == true, "\(failure ?? "accepted")")
+        // Only those shapes are skipped: near misses are still unknown names.
+        for name in ["PORT_TCP", "PORT_8080_HTTP", "PORT_80A_TCP", "PORT_8080_TCP_HOST", "SERVICE"] {
+            #expect(Self.failure(["RECEIPT_SERVER_" + name: "x"])?.contains("is not a variable") == true, "\(name)")
+        }
+    }
+
     @Test func aSharedSecretIsNotRepeatedInTheError() {
         let failure = Self.failure(["RECEIPT_SERVER_SHARED_SECRET": "hunter2,,other"])
         #expect(failure != nil)
