@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// Inputs: standard input (DER and base64 text), base64 files, directories.
@@ -72,24 +73,9 @@ struct VerifyInputTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("receipt").path
         try #require(mkfifo(path, 0o600) == 0)
-        // A watchdog: while the tool is still waiting in open(2) for a writer, every 10 s it is let
-        // go (the watchdog opens the pipe for reading and writing, which never waits), and the
-        // test fails.
-        let finished = DispatchSemaphore(value: 0)
-        let watched = DispatchSemaphore(value: 0)
-        let watchdog = PipeWatchdogRecord()
-        DispatchQueue.global().async {
-            while finished.wait(timeout: .now() + 10) == .timedOut {
-                let descriptor = open(path, O_RDWR | O_NONBLOCK)
-                if descriptor >= 0 { close(descriptor) }
-                watchdog.hadToOpen = true
-            }
-            watched.signal()
-        }
-        let result = try ReceiptCLI.run(["verify", path])
-        finished.signal()
-        watched.wait()
-        #expect(!watchdog.hadToOpen, "receipt waited in open(2) for a writer")
+        // Should the tool wait in open(2) for a writer, the watchdog lets it go every 10 s and says so.
+        let (result, hadToOpen) = try NamedPipeWatchdog.run(path: path, every: 10) { try ReceiptCLI.run(["verify", path]) }
+        #expect(!hadToOpen, "receipt waited in open(2) for a writer")
         #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("is not a regular file"), "\(result.stdout)")
     }
@@ -261,9 +247,4 @@ struct VerifyInputTests {
         let message = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("the root certificate \(missing) could not be read"), "\(message)")
     }
-}
-
-/// What the named-pipe test's watchdog did, written before it signals and read after the wait.
-private final class PipeWatchdogRecord: @unchecked Sendable {
-    var hadToOpen = false
 }

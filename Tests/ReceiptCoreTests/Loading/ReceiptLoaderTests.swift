@@ -105,24 +105,11 @@ import ReceiptTestSupport
         defer { try? manager.removeItem(at: directory) }
         let path = directory.appending(path: "receipt").path(percentEncoded: false)
         try #require(mkfifo(path, 0o600) == 0)
-        // A watchdog: while the load has not come back, every 5 s it is waiting in open(2) for a
-        // writer, so the watchdog opens the pipe itself (read and write, which never waits) to let
-        // it return, and says so: the test then fails instead of hanging.
-        let loaded = DispatchSemaphore(value: 0)
-        let watched = DispatchSemaphore(value: 0)
-        let watchdog = WatchdogRecord()
-        DispatchQueue.global().async {
-            while loaded.wait(timeout: .now() + 5) == .timedOut {
-                let descriptor = open(path, O_RDWR | O_NONBLOCK)
-                if descriptor >= 0 { close(descriptor) }
-                watchdog.hadToOpen = true
-            }
-            watched.signal()
+        // Should the load wait in open(2) for a writer, the watchdog lets it go every 5 s and says so.
+        let (error, hadToOpen) = NamedPipeWatchdog.run(path: path, every: 5) {
+            #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(path: path) }
         }
-        let error = #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(path: path) }
-        loaded.signal()
-        watched.wait()
-        #expect(!watchdog.hadToOpen, "the load waited in open(2) for a writer")
+        #expect(!hadToOpen, "the load waited in open(2) for a writer")
         #expect(error?.code == .receiptNotFound)
         #expect(error?.message.contains("not a regular file") == true)
     }
@@ -138,9 +125,4 @@ import ReceiptTestSupport
         }
     }
     #endif
-}
-
-/// What the named-pipe test's watchdog did, written before it signals and read after the wait.
-private final class WatchdogRecord: @unchecked Sendable {
-    var hadToOpen = false
 }
