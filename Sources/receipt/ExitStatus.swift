@@ -34,10 +34,11 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 extension CommandFailure {
-    /// Standard output refused what the command wrote (`errno` says why, when known): exit status
-    /// 3, since the output is incomplete whatever the verdicts were.
-    static func outputNotWritten(errno code: Int32?) -> CommandFailure {
-        let reason = code.map { ": " + String(cString: strerror($0)) } ?? ""
-        return CommandFailure(status: .unreadable, message: "the output could not be written\(reason); what follows that point is missing")
+    /// Standard output refused what the command wrote (`errno` `code` says why): exit status 3,
+    /// since the output is incomplete whatever the verdicts were.
+    static func outputNotWritten(errno code: Int32) -> CommandFailure {
+        CommandFailure(
+            status: .unreadable,
+            message: "the output could not be written: \(String(cString: strerror(code))); what follows that point is missing")
     }
 }

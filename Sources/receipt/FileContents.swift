@@ -19,9 +19,9 @@ enum FileContents {
         /// What went wrong ("No such file or directory", "larger than 16777216 bytes").
         let description: String
 
-        /// The system's text for the current `errno`.
-        static func fromErrno() -> Failure {
-            Failure(description: String(cString: strerror(errno)))
+        /// The system's text for `code`, by default the current `errno`.
+        static func fromErrno(_ code: Int32 = errno) -> Failure {
+            Failure(description: String(cString: strerror(code)))
         }
     }
 
@@ -68,7 +68,7 @@ enum FileContents {
         let writeFailure = FileDescriptorOutput.writeAll(bytes, to: descriptor)
         if let writeFailure {
             close(descriptor)
-            throw Failure(description: String(cString: strerror(writeFailure)))
+            throw Failure.fromErrno(writeFailure)
         }
         guard close(descriptor) == 0 else { throw Failure.fromErrno() }
     }
