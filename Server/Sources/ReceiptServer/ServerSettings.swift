@@ -53,42 +53,30 @@ public struct ServerSettings: Sendable {
     ///   count or timeout that is not positive, an empty `--bundle-id`, `--shared-secret` or
     ///   `--root`, and every error of ``ServerEnvironment``.
     public init(flags: ServerFlags, environment: ServerEnvironment) throws(ServerOptionsError) {
-        // Every variable is read first, so that a wrong one is reported whether or not a flag wins.
-        let host = try environment.text("HOST")
-        let port = try environment.integer("PORT")
-        let bundleIDs = try environment.list("BUNDLE_ID")
-        let environmentVariable = try environment.text("ENVIRONMENT")
-        let sharedSecrets = try environment.list("SHARED_SECRET")
-        let xcode = try environment.flag("XCODE")
-        let roots = try environment.list("ROOT")
-        let catalog = try environment.text("CATALOG")
-        let maximumBodySize = try environment.integer("MAX_BODY_SIZE")
-        let backend = try environment.text("BACKEND")
-        let maximumConnections = try environment.integer("MAX_CONNECTIONS")
-        let idleTimeout = try environment.integer("IDLE_TIMEOUT")
-        let logLevelVariable = try environment.text("LOG_LEVEL")
-
+        // Each variable is read (and so checked) before its flag is looked at, so that a wrong one
+        // is reported whether or not the flag wins.
         var options = ServerOptions()
-        options.host = flags.host ?? host ?? options.host
-        options.port = flags.port ?? port ?? options.port
-        options.acceptedBundleIDs = Set(try Self.list(flags.bundleIDs, "--bundle-id", bundleIDs))
-        options.sharedSecrets = Set(try Self.list(flags.sharedSecrets, "--shared-secret", sharedSecrets))
-        options.acceptsXcodeReceipts = flags.xcode ?? xcode ?? options.acceptsXcodeReceipts
-        options.rootPaths = try Self.list(flags.roots, "--root", roots)
-        options.catalogPath = flags.catalog ?? catalog
-        options.maximumBodySize = flags.maximumBodySize ?? maximumBodySize ?? options.maximumBodySize
-        options.backendName = flags.backend ?? backend
-        options.maximumConnections = flags.maximumConnections ?? maximumConnections ?? options.maximumConnections
-        options.idleTimeout = flags.idleTimeout ?? idleTimeout ?? options.idleTimeout
+        options.host = try Self.setting(flags.host, environment.text("HOST")) ?? options.host
+        options.port = try Self.setting(flags.port, environment.integer("PORT")) ?? options.port
+        options.acceptedBundleIDs = Set(try Self.list(flags.bundleIDs, "--bundle-id", environment.list("BUNDLE_ID")))
+        let environmentName = try Self.setting(flags.environment, environment.text("ENVIRONMENT")) ?? "any"
+        options.sharedSecrets = Set(try Self.list(flags.sharedSecrets, "--shared-secret", environment.list("SHARED_SECRET")))
+        options.acceptsXcodeReceipts = try Self.setting(flags.xcode, environment.flag("XCODE")) ?? options.acceptsXcodeReceipts
+        options.rootPaths = try Self.list(flags.roots, "--root", environment.list("ROOT"))
+        options.catalogPath = try Self.setting(flags.catalog, environment.text("CATALOG"))
+        options.maximumBodySize = try Self.setting(flags.maximumBodySize, environment.integer("MAX_BODY_SIZE")) ?? options.maximumBodySize
+        options.backendName = try Self.setting(flags.backend, environment.text("BACKEND"))
+        options.maximumConnections =
+            try Self.setting(flags.maximumConnections, environment.integer("MAX_CONNECTIONS")) ?? options.maximumConnections
+        options.idleTimeout = try Self.setting(flags.idleTimeout, environment.integer("IDLE_TIMEOUT")) ?? options.idleTimeout
+        let levelName = try Self.setting(flags.logLevel, environment.text("LOG_LEVEL")) ?? "info"
 
-        let environmentName = flags.environment ?? environmentVariable ?? "any"
         switch environmentName {
         case "production": options.environment = .production
         case "sandbox": options.environment = .sandbox
         case "any": options.environment = nil
         default: throw ServerOptionsError(description: "--environment takes production, sandbox or any, not '\(environmentName)'")
         }
-        let levelName = flags.logLevel ?? logLevelVariable ?? "info"
         guard let logLevel = Logger.Level(rawValue: levelName) else {
             throw ServerOptionsError(description: "unknown --log-level '\(levelName)' (trace, debug, info, notice, warning, error or critical)")
         }
@@ -104,6 +92,12 @@ public struct ServerSettings: Sendable {
         self.options = options
         self.logLevel = logLevel
         self.environmentName = environmentName
+    }
+
+    /// The flag's value when given, else the variable's. Both are arguments, so the variable has
+    /// been read (and checked) either way, unlike with `flag ?? variable`.
+    private static func setting<Value>(_ flag: Value?, _ variable: Value?) -> Value? {
+        flag ?? variable
     }
 
     /// A repeatable flag's values when given (none of them empty), else the variable's list, else none.
