@@ -113,7 +113,8 @@ package struct ValidityPeriod: Sendable, Equatable {
         }
         guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2),
               let second = digits(2), cursor.bytes[position] == 0x5A,
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+              (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(month, year: year), hour < 24, minute < 60,
+              second < 60
         else { return nil }
         return Int64(RFC3339.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
             .timeIntervalSince1970)

@@ -199,7 +199,7 @@ struct BERReader {
     }
 
     /// Universal string-like tags that BER allows in constructed form.
-    private static func isStringTag(_ number: UInt32) -> Bool {
+    static func isStringTag(_ number: UInt32) -> Bool {
         switch number {
         case 3, 4, 12, 19, 20, 22, 26, 28, 30: true
         default: false

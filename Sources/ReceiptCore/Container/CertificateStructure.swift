@@ -7,7 +7,8 @@ package enum CertificateStructure {
     /// AlgorithmIdentifier (equal to the TBS signature field), BIT STRING }`, the TBSCertificate
     /// with version 1–3, a minimal serial INTEGER, well-formed issuer and subject Names (valid
     /// UTF8String, BMPString and UniversalString values), a Validity of two well-formed times, a
-    /// SubjectPublicKeyInfo, unique identifiers only from version 2 and extensions (unique OIDs,
+    /// SubjectPublicKeyInfo (an rsaEncryption key exactly one RSAPublicKey), unique identifiers only
+    /// from version 2 and extensions (unique OIDs,
     /// DER BOOLEAN critical flags) only in version 3.
     package static func isCertificate(_ der: [UInt8]) -> Bool {
         der.withUnsafeBufferPointer { pointer in
@@ -36,7 +37,7 @@ package enum CertificateStructure {
                   isTime(cursor, validity[0]), isTime(cursor, validity[1]),
                   isName(cursor, tbs[index + 4]),
                   tbs[index + 5].tag == 0x30, let key = children(cursor, tbs[index + 5]), key.count == 2,
-                  isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1])
+                  isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1]), isPublicKey(cursor, key)
             else { return false }
             index += 6
             if index < tbs.count, tbs[index].tag == 0x81 {
@@ -256,6 +257,22 @@ package enum CertificateStructure {
         return last & ((1 << unused) - 1) == 0
     }
 
+    /// An rsaEncryption key's BIT STRING holds exactly one RSAPublicKey ::= SEQUENCE { modulus
+    /// INTEGER, publicExponent INTEGER } and nothing after it (OpenSSL refuses trailing bytes there
+    /// as an undecodable key, GnuTLS ignores them); other algorithms' keys are left to the library.
+    private static func isPublicKey(_ cursor: DERCursor, _ key: [DERCursor.Element]) -> Bool {
+        guard let oid = children(cursor, key[0])?.first,
+              cursor.equals(oid.whole, KnownObjectIdentifier.rsaEncryption.tlv)
+        else { return true }
+        let bits = key[1]
+        guard bits.end - bits.contentStart >= 2, cursor.bytes[bits.contentStart] == 0,
+              let rsaKey = cursor.element(at: bits.contentStart + 1, within: bits.end), rsaKey.tag == 0x30,
+              rsaKey.end == bits.end, let numbers = children(cursor, rsaKey), numbers.count == 2,
+              numbers.allSatisfy({ $0.tag == 0x02 && isMinimalInteger(cursor.bytes[$0.contentStart..<$0.end]) })
+        else { return false }
+        return true
+    }
+
     /// Name ::= SEQUENCE OF RelativeDistinguishedName (SET SIZE (1..MAX) OF
     /// SEQUENCE { OBJECT IDENTIFIER, value }), values of a directory string type (or a SEQUENCE).
     private static func isName(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
@@ -313,7 +330,8 @@ package enum CertificateStructure {
         return true
     }
 
-    /// UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, fields in range.
+    /// UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, fields in range and the day one
+    /// that its month has in its year.
     private static func isTime(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
         let content = Array(cursor.bytes[element.contentStart..<element.end])
         let digits: Int
@@ -327,9 +345,13 @@ package enum CertificateStructure {
         else { return false }
         func number(_ at: Int) -> Int { Int(content[at] - 48) * 10 + Int(content[at + 1] - 48) }
         let base = digits - 10  // month offset
+        // UTCTime years 50–99 are 19YY, 00–49 20YY (RFC 5280 §4.1.2.5.1).
+        let year = digits == 12 ? (number(0) < 50 ? 2000 + number(0) : 1900 + number(0)) : number(0) * 100 + number(2)
         let month = number(base), day = number(base + 2), hour = number(base + 4)
         let minute = number(base + 6), second = number(base + 8)
-        return (1...12).contains(month) && (1...31).contains(day) && hour < 24 && minute < 60 && second < 60
+        // A day that the month does not have (February 30, April 31) is no time at all.
+        return (1...12).contains(month) && day >= 1 && day <= RFC3339.daysInMonth(month, year: year) && hour < 24
+            && minute < 60 && second < 60
     }
 
     /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,

@@ -37,6 +37,8 @@ package struct SignedDataStructure: Sendable {
     package var digestAlgorithm: DigestAlgorithm
     /// Whether the signer carries signed attributes.
     package var hasSignedAttributes: Bool
+    /// The reading every later step builds on (``canonical(certificates:)``).
+    let parsed: Parsed
 
     /// More embedded certificates than this are refused (a receipt carries three).
     package static let maximumCertificates = 64
@@ -63,14 +65,23 @@ package struct SignedDataStructure: Sendable {
         self.signerCertificate = signerCertificate
         self.digestAlgorithm = digest
         self.hasSignedAttributes = parsed.signedAttributes != nil
+        self.parsed = parsed
     }
+
+    /// The input these checks read.
+    package var bytes: [UInt8] { parsed.reader.bytes }
 
     // MARK: Phase 1: schema (not_pkcs7)
 
     /// The parts the later phases look at.
-    private struct Parsed {
+    struct Parsed {
         var reader: BERReader
         var contentType: String
+        var version: BERNode?
+        var eContent: BERNode?
+        var signerVersion: BERNode?
+        var signerIdentifier: BERNode?
+        var signature: BERNode?
         var hasSignedData = false
         var digestAlgorithms: [BERNode] = []
         var eContentType = ""
@@ -93,7 +104,7 @@ package struct SignedDataStructure: Sendable {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The data is empty, not a PKCS #7 structure.", offset: 0)
         }
-        var reader = BERReader(bytes, maximumDepth: PKCS7Container.maximumDepth, maximumNodes: PKCS7Container.maximumElements)
+        var reader = BERReader(bytes, maximumDepth: PKCS7Container.maximumDepth, maximumNodes: SignedDataLimits.maximumElements)
         let root: BERNode
         do {
             root = try reader.parseSingle(in: 0..<bytes.count)
@@ -125,8 +136,14 @@ package struct SignedDataStructure: Sendable {
         guard isInteger(fields[0], reader) else {
             throw notPKCS7("the SignedData version is not an INTEGER", fields[0].offset)
         }
+        parsed.version = fields[0]
         guard fields[1].isUniversal(17), fields[1].isConstructed else {
             throw notPKCS7("digestAlgorithms is not a SET", fields[1].offset)
+        }
+        guard fields[1].children.count <= SignedDataLimits.maximumDigestAlgorithms else {
+            throw notPKCS7(
+                "digestAlgorithms lists \(fields[1].children.count) algorithms; at most \(SignedDataLimits.maximumDigestAlgorithms) are read",
+                fields[1].offset)
         }
         for algorithm in fields[1].children where !isAlgorithmIdentifier(algorithm, reader) {
             throw notPKCS7("a digestAlgorithms member is not an AlgorithmIdentifier", algorithm.offset)
@@ -151,6 +168,12 @@ package struct SignedDataStructure: Sendable {
                 guard octets.isUniversal(4), !octets.isConstructed || isOctetStringSegments(octets) else {
                     throw notPKCS7("the id-data eContent is not an OCTET STRING", octets.offset)
                 }
+                guard segmentDepth(octets) <= SignedDataLimits.maximumStringNesting else {
+                    throw notPKCS7(
+                        "the eContent OCTET STRING nests constructed segments more than \(SignedDataLimits.maximumStringNesting) levels deep",
+                        octets.offset)
+                }
+                parsed.eContent = octets
             }
             parsed.hasEContent = true
         }
@@ -171,6 +194,11 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("SignedData does not end with exactly one signerInfos SET", fields[min(index, fields.count - 1)].offset)
         }
         parsed.signers = fields[index].children
+        guard parsed.signers.count <= SignedDataLimits.maximumSignerInfos else {
+            throw notPKCS7(
+                "signerInfos holds \(parsed.signers.count) SignerInfos; at most \(SignedDataLimits.maximumSignerInfos) are read",
+                fields[index].offset)
+        }
         for (position, signer) in parsed.signers.enumerated() {
             try signerInfo(signer, reader, first: position == 0, into: &parsed)
         }
@@ -201,7 +229,7 @@ package struct SignedDataStructure: Sendable {
         var index = 3
         var attributes: BERNode?
         if items[index].isContext(0) {
-            try checkAttributes(items[index], reader)
+            try checkAttributes(items[index], reader, kind: "signed")
             attributes = items[index]
             index += 1
         }
@@ -214,7 +242,7 @@ package struct SignedDataStructure: Sendable {
         }
         index += 2
         if index < items.count, items[index].isContext(1) {
-            try checkAttributes(items[index], reader)
+            try checkAttributes(items[index], reader, kind: "unsigned")
             index += 1
         }
         guard index == items.count else {
@@ -226,13 +254,22 @@ package struct SignedDataStructure: Sendable {
             parsed.signerDigest = items[2]
             parsed.signedAttributes = attributes
             parsed.signatureAlgorithm = items[attributes == nil ? 3 : 4]
+            parsed.signerVersion = items[0]
+            parsed.signerIdentifier = sid
+            parsed.signature = signature
         }
     }
 
-    /// `[n] IMPLICIT SET OF Attribute`, Attribute ::= SEQUENCE { OBJECT IDENTIFIER, SET OF ANY (non-empty) }.
-    private static func checkAttributes(_ node: BERNode, _ reader: BERReader) throws(ReceiptValidationError) {
+    /// `[n] IMPLICIT SET OF Attribute`, Attribute ::= SEQUENCE { OBJECT IDENTIFIER, SET OF ANY (non-empty) },
+    /// at most ``SignedDataLimits/maximumAttributes`` of them.
+    private static func checkAttributes(_ node: BERNode, _ reader: BERReader, kind: String) throws(ReceiptValidationError) {
         guard node.isConstructed, !node.children.isEmpty else {
             throw notPKCS7("a SignerInfo attribute set is empty or not constructed", node.offset)
+        }
+        guard node.children.count <= SignedDataLimits.maximumAttributes else {
+            throw notPKCS7(
+                "the SignerInfo has \(node.children.count) \(kind) attributes; at most \(SignedDataLimits.maximumAttributes) are read",
+                node.offset)
         }
         for attribute in node.children {
             guard attribute.isUniversal(16), attribute.isConstructed, attribute.children.count == 2,
@@ -409,6 +446,12 @@ package struct SignedDataStructure: Sendable {
     /// A constructed OCTET STRING's segments are OCTET STRINGs, recursively (the reader bounded the depth).
     private static func isOctetStringSegments(_ node: BERNode) -> Bool {
         node.children.allSatisfy { $0.isUniversal(4) && (!$0.isConstructed || isOctetStringSegments($0)) }
+    }
+
+    /// How many levels of constructed segments a string has: 0 when primitive (the reader bounded the depth).
+    private static func segmentDepth(_ node: BERNode) -> Int {
+        guard node.isConstructed else { return 0 }
+        return 1 + node.children.reduce(0) { max($0, segmentDepth($1)) }
     }
 
     /// Whether `node` is a primitive OBJECT IDENTIFIER that `decodeObjectIdentifier` accepts

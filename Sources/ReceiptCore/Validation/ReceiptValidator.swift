@@ -30,6 +30,10 @@ public struct ReceiptValidator: Sendable {
 
     let appleTrustStore: any TrustStore
     let storeKitTrustStore: (any TrustStore)?
+    /// The App Store anchors and the StoreKit test certificate as the chain rules read them
+    /// (``SignerPaths``), read once.
+    let appleAnchors: [ChainCertificate]
+    let storeKitAnchors: [ChainCertificate]
     /// The verified-chain cache (nil when ``Configuration/usesVerifiedChainCache`` is off).
     let chainCache: VerifiedChainCache?
 
@@ -43,6 +47,9 @@ public struct ReceiptValidator: Sendable {
         self.backend = backend
         self.configuration = configuration
         self.appleTrustStore = try backend.makeTrustStore(anchors: configuration.trustAnchors)
+        self.appleAnchors = try Self.chainAnchors(configuration.trustAnchors)
+        self.storeKitAnchors = try Self.chainAnchors(
+            configuration.acceptsStoreKitTestReceipts ? [configuration.storeKitTestCertificate] : [])
         if configuration.acceptsStoreKitTestReceipts {
             self.storeKitTrustStore = try backend.makeTrustStore(anchors: [configuration.storeKitTestCertificate])
         } else {
@@ -50,6 +57,19 @@ public struct ReceiptValidator: Sendable {
         }
         self.chainCache = configuration.usesVerifiedChainCache
             ? VerifiedChainCache(capacity: configuration.verifiedChainCacheCapacity) : nil
+    }
+
+    /// Reads each anchor for the chain rules.
+    private static func chainAnchors(_ anchors: [Certificate]) throws(ReceiptValidationError) -> [ChainCertificate] {
+        var read: [ChainCertificate] = []
+        for (index, anchor) in anchors.enumerated() {
+            guard let certificate = ChainCertificate(anchor.derBytes) else {
+                throw ReceiptValidationError(
+                    .invalidCertificate, "Trust anchor \(index) is not a DER X.509 certificate the chain rules can read.")
+            }
+            read.append(certificate)
+        }
+        return read
     }
 
     // MARK: Pipeline
@@ -71,6 +91,9 @@ public struct ReceiptValidator: Sendable {
         _ der: [UInt8], envelope: SignedDataEnvelope?, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
+        // The bounds and the structure rules, before anything else reads further or any library
+        // sees a byte (``SignedDataStructure``, ``SignedDataLimits``).
+        let structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
         // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
         // trusted; the creation date is re-read from the verified bytes and must agree.
         let inspection = inspect(der, envelope: envelope)
@@ -79,12 +102,8 @@ public struct ReceiptValidator: Sendable {
         let time = verificationTime(now: now, creationDate: unverifiedCreationDate)
         report.verificationTime = time
 
-        let verified: VerifiedSignedData
-        if let reader = backend as? any SignedDataEnvelopeVerifying {
-            verified = try reader.verifySignedData(der, envelope: envelope, trustStore: store, at: time)
-        } else {
-            verified = try backend.verifySignedData(der, trustStore: store, at: time)
-        }
+        let (verified, canonical) = try verifyCanonical(
+            structure, anchors: trust == .storeKitTesting ? storeKitAnchors : appleAnchors, store: store, at: time)
         let verifiedAt = time
         report.digestAlgorithm = verified.digestAlgorithm
         report.trust = trust
@@ -103,11 +122,11 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
-        try Self.checkInPlaceClaim(verified, in: der)
+        try Self.checkInPlaceClaim(verified, in: canonical.der)
         let receipt: Receipt
-        if let early = inspection.receipt, verified.inputContentRange == early.range {
+        if let early = inspection.receipt, early.range == canonical.inputContent, verified.inputContentRange == canonical.content {
             // Parsed from these very bytes before the backend verified them (as the cache's fast
-            // path does), believed only now.
+            // path does; the canonical form holds a copy of exactly those bytes), believed only now.
             receipt = early.receipt
         } else {
             // Read where the backend verified it (no copy of a large payload); a payload parsed
@@ -124,6 +143,46 @@ public struct ReceiptValidator: Sendable {
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
         try checkDevice(receipt, into: &report)
+    }
+
+    /// Hands the backend the canonical signedData of each candidate path in turn (``SignerPaths``,
+    /// ``CanonicalSignedData``) and returns the first that verifies, with the form it verified.
+    /// When none does, the failure that got furthest (a signature or time failure over an
+    /// untrusted chain) is thrown, the first path's among equals; a backend failure ends at once.
+    private func verifyCanonical(
+        _ structure: SignedDataStructure, anchors: [ChainCertificate], store: any TrustStore, at time: Date
+    ) throws(ReceiptValidationError) -> (VerifiedSignedData, CanonicalSignedData) {
+        let candidates = try SignerPaths(structure: structure, anchors: anchors)
+        var failure: ReceiptValidationError?
+        for path in candidates.paths {
+            do throws(ReceiptValidationError) {
+                if let refusal = path.refusal { throw refusal }
+                let canonical = try structure.canonical(certificates: path.certificates)
+                let verified: VerifiedSignedData
+                if let reader = backend as? any SignedDataEnvelopeVerifying {
+                    verified = try reader.verifySignedData(
+                        canonical.der, envelope: SignedDataEnvelope(canonical.der), trustStore: store, at: time)
+                } else {
+                    verified = try backend.verifySignedData(canonical.der, trustStore: store, at: time)
+                }
+                return (verified, canonical)
+            } catch {
+                if error.code == .backendFailure { throw error }
+                if let earlier = failure, Self.reach(of: error) <= Self.reach(of: earlier) { continue }
+                failure = error
+            }
+        }
+        throw failure ?? ReceiptValidationError(.untrustedChain, "No certificate path leads from the signer to a trust anchor.")
+    }
+
+    /// How far a path's verification got before it failed, in the contract's order of precedence.
+    private static func reach(of error: ReceiptValidationError) -> Int {
+        switch error.code {
+        case .untrustedChain: 1
+        case .certificateExpired, .certificateNotYetValid: 2
+        case .invalidSignature: 3
+        default: 0
+        }
     }
 
     /// What the full path looks at before verification (nothing of it is trusted).

@@ -1,0 +1,213 @@
+/// The signedData a backend is handed: rebuilt by the validator from its own reading of the input
+/// (``SignedDataStructure``), so that no crypto library ever sees the sender's unsigned bytes.
+///
+/// ```
+/// ContentInfo SEQUENCE { OID signedData, [0] { SignedData SEQUENCE {
+///   version INTEGER,                                   -- re-encoded (minimal length)
+///   digestAlgorithms SET { the signer's digestAlgorithm },  -- the signer's alone
+///   encapContentInfo SEQUENCE { OID data,
+///     [0] { OCTET STRING (primitive) } },              -- BER segments concatenated
+///   [0] certificates { one candidate path, leaf first }, -- no other certificate
+///   signerInfos SET { SignerInfo SEQUENCE {
+///     version, sid, digestAlgorithm,                   -- re-encoded as DER
+///     [0] signedAttrs,                                 -- copied byte for byte (DER already)
+///     signatureAlgorithm,                              -- re-encoded as DER
+///     signature OCTET STRING } } } } }                 -- primitive; no unsignedAttrs
+/// ```
+///
+/// Why this is sound: a SignerInfo's signature covers the content (through the messageDigest
+/// signed attribute when there are signed attributes) and nothing else of the signedData
+/// (RFC 5652 §5.4). The content bytes and the signed attributes are copied exactly; every field
+/// that changes — the digestAlgorithms hint (§5.1: "a collection of message digest algorithm
+/// identifiers ... to facilitate one-pass signature verification"), the version numbers, the
+/// encodings of lengths, NULL parameters and constructed strings (X.690 §8.7.3: a constructed
+/// OCTET STRING's value is the concatenation of its segments), the unsigned attributes and the
+/// certificates off the chosen path (§5.1: certificates "may contain more certificates than
+/// necessary") — is outside what the signature covers. A forged input stays forged after the
+/// rebuild, and a genuine one stays genuine; and every library verifies the same bytes, so the
+/// verdict does not depend on how a library reads BER, skips unsigned data or builds chains.
+package struct CanonicalSignedData: Sendable {
+    /// The rebuilt signedData, strict DER.
+    package var der: [UInt8]
+    /// Where the content lies in ``der``.
+    package var content: Range<Int>
+    /// Where the same content bytes lie in the input, when its eContent was one primitive OCTET
+    /// STRING (so the input holds them contiguously); `nil` for a constructed one.
+    package var inputContent: Range<Int>?
+}
+
+extension SignedDataStructure {
+    /// Rebuilds the input as ``CanonicalSignedData`` with the embedded certificates at `certificates`
+    /// (ranges of ``bytes``, in order: leaf first).
+    /// - Throws: `not_pkcs7` when the content cannot be read as one string (never for an input
+    ///   these checks accepted).
+    package func canonical(certificates: [Range<Int>]) throws(ReceiptValidationError) -> CanonicalSignedData {
+        let reader = parsed.reader
+        let bytes = reader.bytes
+        guard let version = parsed.version, let eContent = parsed.eContent, let signerVersion = parsed.signerVersion,
+              let sid = parsed.signerIdentifier, let digest = parsed.signerDigest,
+              let signatureAlgorithm = parsed.signatureAlgorithm, let signature = parsed.signature
+        else {
+            throw ReceiptValidationError(.notPKCS7, "The signedData lacks a field the canonical form needs.")
+        }
+
+        // The SignerInfo, small: built first so every length is known before the one output write.
+        var signer: [UInt8] = []
+        DEREncoding.append(version: signerVersion, of: reader, to: &signer)
+        try DEREncoding.append(sid, of: reader, to: &signer)
+        try DEREncoding.append(digest, of: reader, to: &signer)
+        if let attributes = parsed.signedAttributes {
+            signer += bytes[attributes.offset..<attributes.end]
+        }
+        try DEREncoding.append(signatureAlgorithm, of: reader, to: &signer)
+        DEREncoding.appendHeader(0x04, signature.contentLength, to: &signer)
+        signer += bytes[signature.contentStart..<signature.contentEnd]
+        var signerInfos: [UInt8] = []
+        DEREncoding.appendHeader(0x31, DEREncoding.headerLength(signer.count) + signer.count, to: &signerInfos)
+        DEREncoding.appendHeader(0x30, signer.count, to: &signerInfos)
+        signerInfos += signer
+
+        var head: [UInt8] = []
+        DEREncoding.append(version: version, of: reader, to: &head)
+        var algorithm: [UInt8] = []
+        try DEREncoding.append(digest, of: reader, to: &algorithm)
+        DEREncoding.appendHeader(0x31, algorithm.count, to: &head)
+        head += algorithm
+
+        // The content, concatenated when constructed (bounded by the reader's depth).
+        let constructedContent: [UInt8]?
+        if eContent.isConstructed {
+            do {
+                constructedContent = try reader.stringContent(of: eContent)
+            } catch {
+                throw ReceiptValidationError(.notPKCS7, "The eContent could not be read: \(error.reason).", offset: error.offset)
+            }
+        } else {
+            constructedContent = nil
+        }
+        let contentLength = constructedContent?.count ?? eContent.contentLength
+        let dataOID = KnownObjectIdentifier.data.tlv
+        let octetString = DEREncoding.headerLength(contentLength) + contentLength
+        let explicitContent = DEREncoding.headerLength(octetString) + octetString
+        let encapsulated = dataOID.count + explicitContent
+        let certificateLength = certificates.reduce(0) { $0 + $1.count }
+        let certificateField = certificates.isEmpty ? 0 : DEREncoding.headerLength(certificateLength) + certificateLength
+        let signedData = head.count + DEREncoding.headerLength(encapsulated) + encapsulated + certificateField
+            + signerInfos.count
+        let explicit = DEREncoding.headerLength(signedData) + signedData
+        let signedDataOID = KnownObjectIdentifier.signedData.tlv
+        let contentInfo = signedDataOID.count + DEREncoding.headerLength(explicit) + explicit
+
+        var der: [UInt8] = []
+        der.reserveCapacity(DEREncoding.headerLength(contentInfo) + contentInfo)
+        DEREncoding.appendHeader(0x30, contentInfo, to: &der)
+        der += signedDataOID
+        DEREncoding.appendHeader(0xA0, explicit, to: &der)
+        DEREncoding.appendHeader(0x30, signedData, to: &der)
+        der += head
+        DEREncoding.appendHeader(0x30, encapsulated, to: &der)
+        der += dataOID
+        DEREncoding.appendHeader(0xA0, octetString, to: &der)
+        DEREncoding.appendHeader(0x04, contentLength, to: &der)
+        let contentStart = der.count
+        if let constructedContent {
+            der += constructedContent
+        } else {
+            der += bytes[eContent.contentStart..<eContent.contentEnd]
+        }
+        let content = contentStart..<der.count
+        if !certificates.isEmpty {
+            DEREncoding.appendHeader(0xA0, certificateLength, to: &der)
+            for certificate in certificates { der += bytes[certificate] }
+        }
+        der += signerInfos
+        return CanonicalSignedData(
+            der: der, content: content,
+            inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd)
+    }
+}
+
+/// Writes DER: minimal definite lengths, single-form tags, strings primitive.
+enum DEREncoding {
+    /// The length of a header (one identifier octet) for `length` content octets.
+    static func headerLength(_ length: Int) -> Int {
+        guard length >= 0x80 else { return 2 }
+        var octets = 0
+        var remaining = length
+        while remaining > 0 {
+            octets += 1
+            remaining >>= 8
+        }
+        return 2 + octets
+    }
+
+    /// Appends an identifier octet and the minimal definite length.
+    static func appendHeader(_ tag: UInt8, _ length: Int, to der: inout [UInt8]) {
+        der.append(tag)
+        guard length >= 0x80 else {
+            der.append(UInt8(length))
+            return
+        }
+        let count = headerLength(length) - 2
+        der.append(0x80 | UInt8(count))
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            der.append(UInt8(truncatingIfNeeded: length >> (8 * index)))
+        }
+    }
+
+    /// Appends an INTEGER's content octets (already checked minimal) under a minimal header.
+    static func append(version node: BERNode, of reader: BERReader, to der: inout [UInt8]) {
+        appendHeader(0x02, node.contentLength, to: &der)
+        der += reader.content(of: node)
+    }
+
+    /// Appends `node` re-encoded as DER: identifier octets in their short form where the tag
+    /// number allows it, minimal definite lengths, constructed universal strings concatenated
+    /// into one primitive string. The node's content octets are copied as they are; SET OF
+    /// members keep their order (no node re-encoded here is a SET whose order is signed).
+    /// - Throws: `not_pkcs7` when a constructed string's segments are not strings of its type.
+    static func append(_ node: BERNode, of reader: BERReader, to der: inout [UInt8]) throws(ReceiptValidationError) {
+        let isString = node.tagClass == 0 && node.isConstructed && BERReader.isStringTag(node.tagNumber)
+        if !node.isConstructed || isString {
+            let content: [UInt8]
+            do {
+                content = isString ? try reader.stringContent(of: node) : Array(reader.content(of: node))
+            } catch {
+                throw ReceiptValidationError(.notPKCS7, "A constructed string is malformed: \(error.reason).", offset: error.offset)
+            }
+            appendIdentifier(node, constructed: false, to: &der)
+            appendLength(content.count, to: &der)
+            der += content
+            return
+        }
+        var children: [UInt8] = []
+        for child in node.children { try append(child, of: reader, to: &children) }
+        appendIdentifier(node, constructed: true, to: &der)
+        appendLength(children.count, to: &der)
+        der += children
+    }
+
+    private static func appendIdentifier(_ node: BERNode, constructed: Bool, to der: inout [UInt8]) {
+        let leading = (node.tagClass << 6) | (constructed ? 0x20 : 0)
+        guard node.tagNumber >= 0x1F else {
+            der.append(leading | UInt8(node.tagNumber))
+            return
+        }
+        der.append(leading | 0x1F)
+        var groups: [UInt8] = []
+        var number = node.tagNumber
+        repeat {
+            groups.append(UInt8(number & 0x7F))
+            number >>= 7
+        } while number > 0
+        for (index, group) in groups.reversed().enumerated() {
+            der.append(index == groups.count - 1 ? group : group | 0x80)
+        }
+    }
+
+    private static func appendLength(_ length: Int, to der: inout [UInt8]) {
+        var header: [UInt8] = []
+        appendHeader(0, length, to: &header)
+        der += header.dropFirst()
+    }
+}
