@@ -125,7 +125,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         let matching = layout.signers.filter { $0.signature == signature }
         guard matching.count == 1, let signerLayout = matching.first else {
             throw ReceiptValidationError(
-                .backendFailure,
+                .notPKCS7,
                 "The SignerInfo could not be matched to GnuTLS's re-encoding of the signedData."
             )
         }

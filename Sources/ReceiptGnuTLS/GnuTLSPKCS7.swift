@@ -107,12 +107,16 @@ final class GnuTLSPKCS7 {
     private static func exportedLayout(of bytes: [UInt8]) throws(ReceiptValidationError) -> SignedDataLayout {
         let scratch = try GnuTLSPKCS7(bytes: bytes)
         let exported = GnuTLSDatum.taking { gnutls_pkcs7_export2(scratch.handle, GNUTLS_X509_FMT_DER, $0) }
-        guard exported.status >= 0, let layout = SignedDataLayout(der: exported.bytes) else {
+        guard exported.status >= 0 else {
             throw ReceiptValidationError(
-                .backendFailure,
-                "GnuTLS's DER re-encoding of the signedData could not be read.",
-                libraryMessage: exported.status < 0 ? GnuTLSMessage.text(for: exported.status) : nil
-            )
+                .backendFailure, "GnuTLS could not re-encode the signedData.",
+                libraryMessage: GnuTLSMessage.text(for: exported.status))
+        }
+        // libtasn1 keeps some of the input's BER forms (a long-form length) in its re-encoding:
+        // that is the input's encoding, not a library failure.
+        guard let layout = SignedDataLayout(der: exported.bytes) else {
+            throw ReceiptValidationError(
+                .notPKCS7, "GnuTLS's re-encoding of the signedData is not DER; the input is not in a form it verifies.")
         }
         return layout
     }

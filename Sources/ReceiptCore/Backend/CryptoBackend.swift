@@ -10,6 +10,12 @@ import Foundation
 /// traits. Everything above this protocol (loading, parsing, Apple policy) is backend-agnostic, and
 /// the `ReceiptConformance` kit checks that every backend classifies every fixture identically.
 ///
+/// ``ReceiptValidator`` never hands a backend the sender's bytes: it checks the structure and
+/// its bounds first and passes a signedData it rebuilt in strict DER with the signer's digest
+/// algorithm alone, the content as one OCTET STRING, no unsigned attributes and the certificates
+/// of one candidate path (leaf first; the anchor is in the trust store), trying each candidate
+/// path in turn. A backend may still be called directly with any bytes, and must stay bounded.
+///
 /// Contract:
 /// - Certificates load from DER or PEM; anything else throws ``ReceiptValidationError/Code/invalidCertificate``.
 /// - ``verifySignedData(_:trustStore:at:)`` accepts DER and BER signedData, SHA-1 and SHA-256 RSA
