@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Recreates Fixtures/generated/ (test PKI, synthetic signed receipts, hostile corpus) and
-# Fixtures/manifest.json. The outputs are committed: tests never need to run this script.
+# Recreates Fixtures/generated/ (test PKI, synthetic signed receipts, hostile corpus),
+# Fixtures/signed-data-classes/ and Fixtures/manifest.json. The outputs are committed: tests never
+# need to run this script.
 #
 # Requirements: openssl 3.x CLI and python3 (standard library only).
 # Layout (file names) is deterministic; keys, signatures and signing times are not.
@@ -342,6 +343,14 @@ say "SignerInfo encoding edges:"
 python3 "$HELPERS/signerinfo.py" "$OUT/edges" "$RECEIPTS/valid-sha256-attrs.receipt" \
     "$RECEIPTS/valid-sha256-noattr.receipt" "$FIXTURES/real/receipts/aporat-production-g5-sha256-2025-1iap.receipt" \
     "$KEYS/leaf.key"
+
+# ---------------------------------------------------------------------------
+# Hostile signedData classes (issue 27): Fixtures/signed-data-classes/, committed outside generated/
+# (this section rewrites its receipts and certificates; its two keys are kept). Mutants of the real
+# and generated receipts that change nothing signed, and receipts with one certificate defect each.
+# ---------------------------------------------------------------------------
+say "Hostile signedData classes:"
+python3 "$HELPERS/signed_data_classes.py" "$FIXTURES"
 
 # ---------------------------------------------------------------------------
 # Manifest
