@@ -44,7 +44,7 @@ RECEIPTKIT_AGREEMENT_FLIPS=$RECEIPTKIT_AGREEMENT_FLIPS swift test --skip-build -
 
 step "soak compare: ReceiptSoak (Fuzz/, release) over every fixture folder, cold and warm, on OpenSSL and GnuTLS: 0 differences"
 (cd Fuzz && swift build -c release --product ReceiptSoak --scratch-path "$root/.build-soak" 2>&1 | tail -1)
-(cd Fixtures && "$root/.build-soak/release/ReceiptSoak" compare backend-disagreements generated/hostile generated/receipts \
+(cd Fixtures && "$root/.build-soak/release/ReceiptSoak" compare backend-disagreements signed-data-classes generated/hostile generated/receipts \
     generated/edges real/receipts real/legacy fuzz-regressions/*)
 
 step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"

@@ -65,7 +65,7 @@ import Testing
     static func inputs() -> [Input] {
         let folders = [
             "real/receipts", "real/legacy", "generated/receipts", "generated/hostile", "generated/edges",
-            "backend-disagreements", "fuzz-regressions/container", "fuzz-regressions/loader",
+            "backend-disagreements", "signed-data-classes", "fuzz-regressions/container", "fuzz-regressions/loader",
             "fuzz-regressions/parser", "fuzz-regressions/validator-openssl", "fuzz-regressions/validator-gnutls",
         ]
         var inputs = folders.flatMap(files(in:))
