@@ -57,22 +57,22 @@ package struct DetachedSignedData: Sendable {
         let signerInfos = envelope.certificates.upperBound..<bytes.count
         let keptLength = kept.reduce(0) { $0 + $1.count }
         let detachedContentInfo = 2 + SignedDataEnvelope.dataOID.count
-        let certificatesField = kept.isEmpty ? 0 : Self.headerLength(keptLength) + keptLength
+        let certificatesField = kept.isEmpty ? 0 : DEREncoding.headerLength(keptLength) + keptLength
         let signedDataLength = envelope.head.count + detachedContentInfo + certificatesField + signerInfos.count
-        let explicitLength = Self.headerLength(signedDataLength) + signedDataLength
-        let contentInfoLength = SignedDataEnvelope.signedDataOID.count + Self.headerLength(explicitLength) + explicitLength
+        let explicitLength = DEREncoding.headerLength(signedDataLength) + signedDataLength
+        let contentInfoLength = SignedDataEnvelope.signedDataOID.count + DEREncoding.headerLength(explicitLength) + explicitLength
 
         var der: [UInt8] = []
-        der.reserveCapacity(Self.headerLength(contentInfoLength) + contentInfoLength)
-        Self.appendHeader(0x30, contentInfoLength, to: &der)
+        der.reserveCapacity(DEREncoding.headerLength(contentInfoLength) + contentInfoLength)
+        DEREncoding.appendHeader(0x30, contentInfoLength, to: &der)
         der += SignedDataEnvelope.signedDataOID
-        Self.appendHeader(0xA0, explicitLength, to: &der)
-        Self.appendHeader(0x30, signedDataLength, to: &der)
+        DEREncoding.appendHeader(0xA0, explicitLength, to: &der)
+        DEREncoding.appendHeader(0x30, signedDataLength, to: &der)
         der += bytes[envelope.head]
-        Self.appendHeader(0x30, SignedDataEnvelope.dataOID.count, to: &der)
+        DEREncoding.appendHeader(0x30, SignedDataEnvelope.dataOID.count, to: &der)
         der += SignedDataEnvelope.dataOID
         if !kept.isEmpty {
-            Self.appendHeader(0xA0, keptLength, to: &der)
+            DEREncoding.appendHeader(0xA0, keptLength, to: &der)
             for range in kept { der += bytes[range] }
         }
         der += bytes[signerInfos]
@@ -80,33 +80,5 @@ package struct DetachedSignedData: Sendable {
         self.der = der
         self.content = envelope.content
         self.omittedCertificates = omitted
-    }
-
-    /// The length of a DER header (one tag octet) for `length` content octets.
-    private static func headerLength(_ length: Int) -> Int {
-        var octets = 0
-        var remaining = length
-        while remaining > 0 {
-            octets += 1
-            remaining >>= 8
-        }
-        return length < 0x80 ? 2 : 2 + octets
-    }
-
-    /// Appends a tag octet and the minimal definite length.
-    private static func appendHeader(_ tag: UInt8, _ length: Int, to der: inout [UInt8]) {
-        der.append(tag)
-        guard length >= 0x80 else {
-            der.append(UInt8(length))
-            return
-        }
-        var octets: [UInt8] = []
-        var remaining = length
-        while remaining > 0 {
-            octets.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
-            remaining >>= 8
-        }
-        der.append(0x80 | UInt8(octets.count))
-        der += octets
     }
 }
