@@ -38,6 +38,12 @@ struct DetachedSignedDataTests {
         return inputs
     }()
 
+    /// The manifest's valid cases that a backend called directly verifies as given. The
+    /// `signed-data-classes` inputs are valid through ``ReceiptValidator``, which hands a backend
+    /// its canonical rebuild of them, and not necessarily as given (a backend verifies the bytes it
+    /// is handed: OpenSSL cannot fetch an unknown listed digest, for one).
+    static let directlyValidCases = manifestCases.filter { $0.expect.valid == true && $0.category != "signed-data-classes" }
+
     /// The inputs in the canonical shape (those both adapters verify through a detached copy).
     static let canonicalInputs: [Input] = inputs.filter { DetachedSignedData($0.bytes, omitting: { _ in false }) != nil }
 
@@ -100,7 +106,7 @@ struct DetachedSignedDataTests {
     @Test("every backend verifies a canonical receipt to the content the copy points at", arguments: BackendFixtures.backends)
     func backendsReturnTheDetachedContent(backend: BackendCase) throws {
         var verified = 0
-        for testCase in Self.manifestCases where testCase.expect.valid == true {
+        for testCase in Self.directlyValidCases {
             guard let input = Self.canonicalInputs.first(where: { $0.path == testCase.file }),
                   let detached = DetachedSignedData(input.bytes, omitting: { _ in false })
             else { continue }
@@ -115,7 +121,7 @@ struct DetachedSignedDataTests {
     @Test("a tampered content is rejected through the detached copy", arguments: BackendFixtures.backends)
     func tamperedContentIsRejected(backend: BackendCase) throws {
         var tampered = 0
-        for testCase in Self.manifestCases where testCase.expect.valid == true {
+        for testCase in Self.directlyValidCases {
             guard let input = Self.canonicalInputs.first(where: { $0.path == testCase.file }),
                   let detached = DetachedSignedData(input.bytes, omitting: { _ in false }), !detached.content.isEmpty
             else { continue }

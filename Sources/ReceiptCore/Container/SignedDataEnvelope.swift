@@ -13,13 +13,14 @@ import Darwin
 ///
 /// ```
 /// ContentInfo SEQUENCE { OID signedData, [0] {
-///   SignedData SEQUENCE { version INTEGER, digestAlgorithms SET,
+///   SignedData SEQUENCE { version INTEGER,
+///     digestAlgorithms SET { exactly the signer's digestAlgorithm, byte for byte },
 ///     encapContentInfo SEQUENCE { OID data, [0] { OCTET STRING (primitive) } },
 ///     [0] certificates (at least one), -- no [1] crls
 ///     signerInfos SET { exactly one SignerInfo SEQUENCE {
 ///       version INTEGER, sid SEQUENCE (issuerAndSerialNumber), digestAlgorithm SEQUENCE,
 ///       [0] signedAttrs (optional, DER throughout: SignedAttributeEncoding),
-///       signatureAlgorithm SEQUENCE, signature OCTET STRING
+///       signatureAlgorithm SEQUENCE { OID, NULL OPTIONAL }, signature OCTET STRING
 ///       -- no unsignedAttrs } } } } }
 /// ```
 ///
@@ -106,6 +107,12 @@ extension SignedDataEnvelope {
             else { return nil }
         }
 
+        // digestAlgorithms lists exactly the signer's algorithm, encoded as the signer encodes it
+        // (the canonical form the validator hands a backend; every DER receipt Apple signs has it).
+        guard let listed = reader.element(at: algorithms.contentStart, within: algorithms.end), listed.end == algorithms.end,
+              reader.equals(listed.whole, Array(p[digest.whole]))
+        else { return nil }
+
         // The certificates field must tile into whole TLVs (each a SEQUENCE).
         var position = certificates.contentStart
         while position < certificates.end {
@@ -124,7 +131,14 @@ extension SignedDataEnvelope {
             next = following
         }
         let signatureAlgorithm = next
+        // signatureAlgorithm: an OID and nothing or NULL, strict DER.
         guard signatureAlgorithm.tag == 0x30,
+              let signatureOID = reader.element(at: signatureAlgorithm.contentStart, within: signatureAlgorithm.end),
+              signatureOID.tag == 0x06,
+              signatureOID.end == signatureAlgorithm.end
+                || reader.element(at: signatureOID.end, within: signatureAlgorithm.end).map({
+                    $0.tag == 0x05 && $0.contentStart == $0.end && $0.end == signatureAlgorithm.end
+                }) == true,
               let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.tag == 0x04,
               signature.end == signer.end, signature.contentStart < signature.end
         else { return nil }
