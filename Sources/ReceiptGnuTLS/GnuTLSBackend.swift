@@ -49,7 +49,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: trustStore, at: time)
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore, at: time)
     }
 
     /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
@@ -60,6 +60,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
+        checked: CheckedSignedData?,
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
@@ -74,7 +75,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
         //    certificate), with GnuTLS's own decoding of each embedded certificate.
         var embedded: [GnuTLSX509Certificate] = []
-        let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+        func decode(_ certificate: [UInt8], _ index: Int) throws(ReceiptValidationError) {
             do throws(ReceiptValidationError) {
                 embedded.append(try GnuTLSX509Certificate(bytes: certificate))
             } catch {
@@ -82,6 +83,13 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
                     .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
                     libraryMessage: error.libraryMessage ?? error.message)
             }
+        }
+        let structure: CheckedSignedData
+        if let checked {
+            for (index, range) in checked.certificates.enumerated() { try decode(Array(bytes[range]), index) }
+            structure = checked
+        } else {
+            structure = try SignedDataStructure(checking: bytes, decodeCertificate: decode).checked
         }
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is

@@ -59,14 +59,16 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: trustStore, at: time)
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore, at: time)
     }
 
     /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
-    /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach.
+    /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach, and
+    /// what the structure checks establish on `bytes` when the caller knows it (`nil`: they run here).
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
+        checked: CheckedSignedData?,
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
@@ -78,7 +80,8 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         }
         let verificationTime = try OpenSSLSignedDataVerifier.unixTime(time)
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
-            try OpenSSLSignedDataVerifier.verify(bytes, envelope: envelope, store: store.store, anchors: store.anchors, at: verificationTime)
+            try OpenSSLSignedDataVerifier.verify(
+                bytes, envelope: envelope, checked: checked, store: store.store, anchors: store.anchors, at: verificationTime)
         }
     }
 

@@ -28,9 +28,11 @@ enum OpenSSLSignedDataVerifier {
     }
 
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
-    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller.
+    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `checked`, when given, what
+    /// ``SignedDataStructure`` establishes on `bytes` (then the shared checks do not run again).
     static func verify(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, store: OpaquePointer, anchors: [Certificate], at time: Int
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, checked: CheckedSignedData?, store: OpaquePointer,
+        anchors: [Certificate], at time: Int
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
@@ -39,8 +41,16 @@ enum OpenSSLSignedDataVerifier {
         //    when it succeeds they all decode; only when it fails is each one decoded on its own,
         //    to report an undecodable certificate as such (then the structure as not_pkcs7).
         var decoded = decodeForVerification(bytes, envelope: envelope, anchors: anchors)
-        let structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
-            if case .failure = decoded { try checkDecodes(certificate, index: index) }
+        let structure: CheckedSignedData
+        if let checked {
+            if case .failure = decoded {
+                for (index, range) in checked.certificates.enumerated() { try checkDecodes(Array(bytes[range]), index: index) }
+            }
+            structure = checked
+        } else {
+            structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+                if case .failure = decoded { try checkDecodes(certificate, index: index) }
+            }.checked
         }
         if case .success(let lean) = decoded, lean.omittedCertificates.contains(structure.signerCertificate) {
             // The signer's own certificate is an anchor: OpenSSL must find it in the structure.

@@ -66,10 +66,10 @@ struct GnuTLSDetachedImportTests {
     /// Verifies `bytes` both ways and expects the same value or the same error.
     private func expectSameOutcome(_ bytes: [UInt8], store: any TrustStore, at time: Date, name: String) throws {
         let detached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), trustStore: store, at: time)
+            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: store, at: time)
         }
         let attached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: nil, trustStore: store, at: time)
+            try backend.verifySignedData(bytes, envelope: nil, checked: nil, trustStore: store, at: time)
         }
         switch (detached, attached) {
         case (.success(let a), .success(let b)):

@@ -13,11 +13,14 @@ import Foundation
 /// ``CryptoBackend/verifySignedData(_:trustStore:at:)`` still runs on `bytes`.
 package protocol SignedDataEnvelopeVerifying: CryptoBackend {
     /// ``CryptoBackend/verifySignedData(_:trustStore:at:)`` with `envelope`, which must be
-    /// `SignedDataEnvelope(bytes)` (`nil` when `bytes` are not in the canonical shape); the result
-    /// is the same as the public method's for the same bytes.
+    /// `SignedDataEnvelope(bytes)` (`nil` when `bytes` are not in the canonical shape), and with
+    /// `checked`, what ``SignedDataStructure`` establishes on `bytes` when the caller knows it
+    /// already (the validator's ``CanonicalSignedData/checked``; `nil`: the backend runs the checks).
+    /// The result is the same as the public method's for the same bytes.
     func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
+        checked: CheckedSignedData?,
         trustStore: any TrustStore,
         at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData

@@ -34,6 +34,9 @@ package struct CanonicalSignedData: Sendable {
     /// Where the same content bytes lie in the input, when its eContent was one primitive OCTET
     /// STRING (so the input holds them contiguously); `nil` for a constructed one.
     package var inputContent: Range<Int>?
+    /// What the structure checks would establish reading ``der`` (the certificates asked for, the
+    /// signer's the one the checks chose in the input), known from the rebuild.
+    package var checked: CheckedSignedData
 }
 
 extension SignedDataStructure {
@@ -41,6 +44,7 @@ extension SignedDataStructure {
     /// (ranges of ``bytes``, in order: leaf first).
     /// - Throws: `not_pkcs7` when the content cannot be read as one string (never for an input
     ///   these checks accepted).
+    /// - Precondition: `certificates` holds ``signerCertificate`` (a path always starts with it).
     package func canonical(certificates: [Range<Int>]) throws(ReceiptValidationError) -> CanonicalSignedData {
         let reader = parsed.reader
         let bytes = reader.bytes
@@ -116,13 +120,26 @@ extension SignedDataStructure {
             der += bytes[eContent.contentStart..<eContent.contentEnd]
         }
         let content = contentStart..<der.count
+        var placed: [Range<Int>] = []
+        var signerPlaced: Range<Int>?
         if !certificates.isEmpty {
             DEREncoding.appendHeader(0xA0, certificateLength, to: &der)
-            for certificate in certificates { der += bytes[certificate] }
+            for certificate in certificates {
+                let range = der.count..<(der.count + certificate.count)
+                der += bytes[certificate]
+                if signerPlaced == nil, certificate == signerCertificate { signerPlaced = range }
+                placed.append(range)
+            }
+        }
+        guard let signerPlaced else {
+            throw ReceiptValidationError(.untrustedChain, "The canonical form was asked for without the signer's certificate.")
         }
         der += signerInfos
         return CanonicalSignedData(
             der: der, content: content,
-            inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd)
+            inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd,
+            checked: CheckedSignedData(
+                certificates: placed, signerCertificate: signerPlaced, digestAlgorithm: digestAlgorithm,
+                hasSignedAttributes: hasSignedAttributes))
     }
 }

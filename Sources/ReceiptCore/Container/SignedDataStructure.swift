@@ -71,6 +71,13 @@ package struct SignedDataStructure: Sendable {
     /// The input these checks read.
     package var bytes: [UInt8] { parsed.reader.bytes }
 
+    /// What the checks established, as ranges of ``bytes``.
+    package var checked: CheckedSignedData {
+        CheckedSignedData(
+            certificates: certificates, signerCertificate: signerCertificate, digestAlgorithm: digestAlgorithm,
+            hasSignedAttributes: hasSignedAttributes)
+    }
+
     // MARK: Phase 1: schema (not_pkcs7)
 
     /// The parts the later phases look at.

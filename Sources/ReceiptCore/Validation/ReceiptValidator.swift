@@ -161,7 +161,8 @@ public struct ReceiptValidator: Sendable {
                 let verified: VerifiedSignedData
                 if let reader = backend as? any SignedDataEnvelopeVerifying {
                     verified = try reader.verifySignedData(
-                        canonical.der, envelope: SignedDataEnvelope(canonical.der), trustStore: store, at: time)
+                        canonical.der, envelope: SignedDataEnvelope(canonical.der), checked: canonical.checked,
+                        trustStore: store, at: time)
                 } else {
                     verified = try backend.verifySignedData(canonical.der, trustStore: store, at: time)
                 }
