@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(path: "..", traits: ["OpenSSL", "GnuTLS"]),
+        // The hostile-input generator of the issue-27 line (Fuzz/Sources/FuzzSupport/UnsignedEdits.swift).
+        .package(path: "../Fuzz"),
     ],
     targets: [
         // The C baseline: tight loops over PKCS7_verify / gnutls_pkcs7_verify and a bare DER walk.
@@ -24,6 +26,7 @@ let package = Package(
             name: "receipt-bench",
             dependencies: [
                 .product(name: "ReceiptKit", package: root),
+                .product(name: "FuzzSupport", package: "fuzz"),
                 "CBaseline",
             ]
         ),

@@ -13,6 +13,10 @@ let receiptKit: Target.Dependency = .product(name: "ReceiptKit", package: "Recei
 
 let package = Package(
     name: "ReceiptKitFuzz",
+    products: [
+        // The harnesses' shared code, for Benchmarks/ (its issue-27 line builds inputs with UnsignedEdits).
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
+    ],
     dependencies: [
         .package(name: "ReceiptKit", path: "..", traits: ["OpenSSL", "GnuTLS"])
     ],

@@ -5,6 +5,7 @@ import ReceiptKit
 // receipt-bench: measures ReceiptKit against a C baseline in the same run and prints a table.
 //
 //   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …] [--cli [BACKEND=]PATH-TO-receipt … [--cli-only]]
+//   receipt-bench [--fixtures DIR] --worst-only    (only the issue-27 lines: worst hostile inputs, CPU per validation)
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -77,6 +78,15 @@ do {
         }
         exit(0)
     }
+    // The issue-27 lines (WorstInputs): the hostile inputs built from the real 187-purchase receipt.
+    func worstInputs() throws -> String {
+        guard let fixture = fixtures.first(where: { $0.name == "real 187iap sha1" }) else { throw BenchError("no 187-purchase fixture") }
+        return try WorstInputs(fixture: fixture, backends: backends).run()
+    }
+    if arguments.contains("--worst-only") {
+        print(try worstInputs())
+        exit(0)
+    }
     let quick = arguments.contains("--quick")
     if quick {
         Measure.batchSeconds = 0.03
@@ -116,7 +126,8 @@ do {
     // Every timed measurement with the same allocator thresholds (see bl_fix_malloc_thresholds).
     guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
     let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbes: probes).run()
-    print(report + (try cli?.run() ?? "\nEnd to end: not measured (pass --cli PATH-TO-receipt; Scripts/bench.sh builds it).\n"))
+    print(report + (try cli?.run() ?? "\nEnd to end: not measured (pass --cli PATH-TO-receipt; Scripts/bench.sh builds it).\n")
+        + (try worstInputs()))
 } catch {
     FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
     exit(1)

@@ -7,6 +7,7 @@ import ReceiptKit
 ///     ReceiptSoak leak   [--iterations N] [--sample-every N] [--backend NAME]...
 ///     ReceiptSoak stress [--tasks N] [--iterations N] [--backend NAME]...
 ///     ReceiptSoak compare DIRECTORY...
+///     ReceiptSoak unsigned-edits [--seconds N] [--seed S] [--cpu-bound-ms MS] [--executions N] [--save DIR]
 ///
 /// `leak` runs N validations per backend in this process on one shared validator, cycling through
 /// real receipts, generated valid receipts and the hostile corpus, and prints VmRSS every
@@ -16,6 +17,9 @@ import ReceiptKit
 /// `compare` validates every file of the given directories on both backends, cold (no verified-chain
 /// cache) and warm (a cache just warmed by one genuine receipt, a different one per input in turn),
 /// and lists every input whose report differs between the backends or between cold and warm.
+/// `unsigned-edits` does the same check on random combinations of hostile edits of the unsigned
+/// parts of every genuine receipt (``UnsignedEdits``) for `--seconds` (60), and also fails on any
+/// validation over `--cpu-bound-ms` (50) of thread CPU time.
 /// Exit status 0 when everything held, 1 on a mismatch, an invariant violation or non-flat memory.
 /// Writes one line to standard output unbuffered, so progress shows as it happens through a pipe.
 func say(_ line: String) {
@@ -30,6 +34,9 @@ struct ReceiptSoak {
         arguments.removeFirst()
         if mode == "compare" {
             exit(compare(directories: arguments) ? 0 : 1)
+        }
+        if mode == "unsigned-edits" {
+            exit(unsignedEdits(arguments: arguments) ? 0 : 1)
         }
         var options = Options()
         var index = 0
@@ -69,50 +76,31 @@ struct ReceiptSoak {
     // MARK: compare
 
     /// Validates every file in `directories` (e.g. the fuzz corpora of the validator targets) on
-    /// both backends, cold and warm, and lists the inputs whose outcome differs: between the
-    /// backends (valid, or the error code, and the receipt), or between a backend's cold report and
-    /// its report right after one genuine receipt (real or generated, each in turn) warmed its cache.
+    /// both backends, cold and warm (``Differential``), and lists the inputs whose outcome differs:
+    /// between the backends (valid, or the error code, and the receipt), or between a backend's cold
+    /// report and its report right after one genuine receipt (real or generated, each in turn)
+    /// warmed its cache.
     static func compare(directories: [String]) -> Bool {
         guard !directories.isEmpty else { usage() }
-        let backends = ["openssl", "gnutls"]
-        let cold = backends.map { FuzzValidators.require(backend: $0, cache: false) }
-        let warm = backends.map { FuzzValidators.require(backend: $0, cache: true) }
-        // The genuine receipts of each backend: those its full path verifies (they fill the cache).
-        let candidates = FuzzFixtures.files(in: "real/receipts") + FuzzFixtures.files(in: "generated/receipts")
-        let genuine = cold.map { validator in candidates.filter { !validator.report(for: $0.bytes).signerChain.isEmpty } }
+        let differential = Differential()
+        let genuine = differential.genuine
         var total = 0
         var differing: [String: Int] = [:]
-        func note(_ key: String, _ path: String, _ detail: @autoclosure () -> String) {
-            if differing[key] == nil {
-                say("  \(path): \(key)")
-                say("    \(detail())")
-            }
-            differing[key, default: 0] += 1
-        }
         for directory in directories {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
             for name in names {
                 guard let bytes = FuzzFixtures.read("\(directory)/\(name)") else { continue }
                 let path = "\(directory)/\(name)"
-                var summaries: [ReportSummary] = []
-                for (index, backend) in backends.enumerated() {
-                    let reference = ReportSummary(cold[index].report(for: bytes))
-                    summaries.append(reference)
-                    guard !genuine[index].isEmpty else { continue }
-                    let warmer = genuine[index][total % genuine[index].count]
-                    warm[index].removeCachedChains()
-                    _ = warm[index].report(for: warmer.bytes)
-                    let warmed = ReportSummary(warm[index].report(for: bytes))
-                    if warmed != reference {
-                        note("\(backend) cold \(reference) / warm \(warmed)", path, "warmed by \(warmer.name)")
-                    }
+                let outcome = differential.check(bytes) { index in
+                    genuine[index].isEmpty ? nil : genuine[index][total % genuine[index].count]
                 }
                 total += 1
-                let left = summaries[0]
-                let right = summaries[1]
-                if left.isValid != right.isValid || left.error?.code != right.error?.code || left.receipt != right.receipt {
-                    note("openssl \(left) / gnutls \(right)", path,
-                         "openssl: \(left.error?.message ?? "") | gnutls: \(right.error?.message ?? "")")
+                for (key, detail) in outcome.differences {
+                    if differing[key] == nil {
+                        say("  \(path): \(key)")
+                        say("    \(detail)")
+                    }
+                    differing[key, default: 0] += 1
                 }
             }
         }
@@ -120,6 +108,134 @@ struct ReceiptSoak {
         say("== compare: \(total) inputs, each cold and warm on OpenSSL and GnuTLS (\(genuine[0].count)/\(genuine[1].count) genuine warmers): \(count) differences")
         for (key, number) in differing.sorted(by: { $0.key < $1.key }) { say("  \(number) × \(key)") }
         return count == 0 && total > 0
+    }
+
+    // MARK: unsigned-edits
+
+    /// Random combinations of ``UnsignedEdits`` on the genuine receipts (every real and generated
+    /// receipt valid on both backends: real ones verified with the embedded Apple root, generated
+    /// ones with the test root, at their creation date), each edited input checked like `compare`
+    /// does (both backends, cold and warm) and timed: a difference, or one validation over
+    /// `--cpu-bound-ms` of thread CPU time, fails the run. Seeded: the same `--seed` gives the
+    /// same inputs in the same order (`--executions` stops after that many); `--save DIR` writes each
+    /// failing input and its edit description there.
+    static func unsignedEdits(arguments: [String]) -> Bool {
+        var seconds = 60.0
+        var seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var boundMilliseconds = 50.0
+        var executionLimit = Int.max
+        var saveDirectory: String?
+        var index = 0
+        while index + 1 < arguments.count {
+            let value = arguments[index + 1]
+            switch arguments[index] {
+            case "--seconds": seconds = Double(value) ?? seconds
+            case "--seed": seed = UInt64(value) ?? seed
+            case "--cpu-bound-ms": boundMilliseconds = Double(value) ?? boundMilliseconds
+            case "--executions": executionLimit = Int(value) ?? executionLimit
+            case "--save": saveDirectory = value
+            default: usage()
+            }
+            index += 2
+        }
+        guard index == arguments.count else { usage() }
+        let differential = Differential()
+        let genuine = differential.genuine
+        let bases = genuine[0].filter { base in
+            differential.cold.allSatisfy { $0.report(for: base.bytes).isValid }
+        }
+        let pool = (FuzzFixtures.files(in: "real/certs") + FuzzFixtures.files(in: "generated/pki"))
+            .filter { $0.name.hasSuffix(".cer") }.map(\.bytes)
+        guard !bases.isEmpty, !pool.isEmpty else {
+            say("ReceiptSoak: no genuine receipt valid on both backends, or no certificate pool")
+            exit(2)
+        }
+        say("== unsigned-edits: seed \(seed), \(Int(seconds)) s, \(bases.count) genuine receipts valid on both backends, CPU bound \(boundMilliseconds) ms per validation")
+        let started = Date()
+        var lastProgress = started
+        var executions = 0
+        var failing = 0
+        var differences = 0
+        var overBound = 0
+        var unsupported = 0
+        var maximumCPU = [Double](repeating: 0, count: Differential.backends.count)
+        var slowest = [String](repeating: "", count: Differential.backends.count)
+        var verdicts: [String: Int] = [:]
+        while executions < executionLimit, Date().timeIntervalSince(started) < seconds {
+            var generator = SeededGenerator(seed: seed &+ UInt64(executions) &* 0xD1B5_4A32_D192_ED03)
+            let execution = executions
+            executions += 1
+            let base = bases.randomElement(using: &generator)!
+            let edits = UnsignedEdits.random(using: &generator, baseSize: base.bytes.count)
+            let bytes: [UInt8]
+            do {
+                bytes = try edits.apply(to: base.bytes, certificatePool: pool)
+            } catch {
+                unsupported += 1
+                continue
+            }
+            // Warm with the base itself (its chain is the one cached) or, every other input, with
+            // another genuine receipt in turn.
+            let outcome = differential.check(bytes) { index in
+                if execution % 2 == 0, genuine[index].contains(where: { $0.name == base.name }) { return base }
+                return genuine[index].isEmpty ? nil : genuine[index][execution % genuine[index].count]
+            }
+            let description = "#\(execution) \(base.name) (\(bytes.count) bytes): \(edits)"
+            var slow: [String] = []
+            for (index, run) in outcome.runs.enumerated() {
+                if run.maximumCPU > maximumCPU[index] {
+                    maximumCPU[index] = run.maximumCPU
+                    slowest[index] = description
+                }
+                if run.maximumCPU * 1000 > boundMilliseconds {
+                    slow.append(String(format: "%@ took %.1f ms of CPU (bound %.0f ms)", run.backend, run.maximumCPU * 1000, boundMilliseconds))
+                }
+            }
+            let verdict = outcome.runs[0].cold.isValid ? "valid" : outcome.runs[0].cold.error?.code.rawValue ?? "?"
+            verdicts[verdict, default: 0] += 1
+            differences += outcome.differences.count
+            overBound += slow.count
+            if !outcome.differences.isEmpty || !slow.isEmpty {
+                failing += 1
+                if let saveDirectory {
+                    let path = "\(saveDirectory)/unsigned-edit-\(seed)-\(execution)"
+                    _ = FileManager.default.createFile(atPath: path + ".der", contents: Data(bytes))
+                    _ = FileManager.default.createFile(atPath: path + ".txt", contents: Data((description + "\n").utf8))
+                }
+                if failing <= 10 {
+                    say("  FAIL \(description)")
+                    for (key, detail) in outcome.differences { say("    \(key) — \(detail)") }
+                    for line in slow { say("    \(line)") }
+                    for run in outcome.runs {
+                        say("    \(run.backend) cold: \(describe(run.cold, run.coldCPU))")
+                        if let warm = run.warm, let cpu = run.warmCPU {
+                            say("    \(run.backend) warm (by \(run.warmer ?? "?")): \(describe(warm, cpu))")
+                        }
+                    }
+                }
+            }
+            if Date().timeIntervalSince(lastProgress) >= 15 {
+                lastProgress = Date()
+                say(String(format: "  … %d executions, %d failing, max CPU ms openssl %.1f / gnutls %.1f",
+                           executions, failing, maximumCPU[0] * 1000, maximumCPU[1] * 1000))
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let tally = verdicts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        say(String(format: "== unsigned-edits: %d executions in %.0f s (seed %llu), each cold and warm on OpenSSL and GnuTLS: %d disagreements, %d validations over %.0f ms CPU, %d failing inputs%@",
+                   executions, elapsed, seed, differences, overBound, boundMilliseconds, failing,
+                   unsupported > 0 ? ", \(unsupported) not editable" : ""))
+        say("  verdicts (OpenSSL cold): \(tally)")
+        for (index, backend) in Differential.backends.enumerated() {
+            say(String(format: "  max CPU per validation, %@: %.1f ms (%@)", backend, maximumCPU[index] * 1000, slowest[index]))
+        }
+        return failing == 0 && executions > unsupported
+    }
+
+    /// A report in one line: the verdict, the message, the CPU time.
+    static func describe(_ report: ReceiptValidationReport, _ cpu: Double) -> String {
+        let verdict = report.isValid ? "VALID (\(report.signerChain.count) certs)" : "INVALID \(report.error?.code.rawValue ?? "?"): \(report.error?.message ?? "")"
+        return String(format: "%@ [%.1f ms CPU]", verdict, cpu * 1000)
     }
 
     struct Options {
@@ -130,7 +246,7 @@ struct ReceiptSoak {
     }
 
     static func usage() -> Never {
-        say("usage: ReceiptSoak leak|stress [--iterations N] [--sample-every N] [--tasks N] [--backend openssl|gnutls]... | compare DIRECTORY...")
+        say("usage: ReceiptSoak leak|stress [--iterations N] [--sample-every N] [--tasks N] [--backend openssl|gnutls]... | compare DIRECTORY... | unsigned-edits [--seconds N] [--seed S] [--cpu-bound-ms MS] [--executions N] [--save DIR]")
         exit(2)
     }
 
