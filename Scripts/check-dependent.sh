@@ -1,34 +1,14 @@
 #!/usr/bin/env bash
-# Builds a throwaway package that depends on ReceiptKit with `traits: ["GnuTLS"]`, runs it, and checks
-# that it uses GnuTLS and links no libssl/libcrypto.
+# Compiles and runs every Swift block of the README and the DocC articles as written, against a fresh
+# clone of this repository's HEAD standing in for the public one (Scripts/check-doc-code.py): the
+# dependency lines resolve, the programs build and exit 0 on the fixtures they name, and the getting-
+# started package, which selects `traits: ["GnuTLS"]`, builds, runs and links no OpenSSL.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="${RECEIPTKIT_DEPENDENT_DIR:-$(mktemp -d)}"
-mkdir -p "$work/Sources/DependentCheck"
-cat > "$work/Package.swift" <<SWIFT
-// swift-tools-version: 6.1
-import PackageDescription
-
-let package = Package(
-    name: "DependentCheck",
-    dependencies: [.package(name: "ReceiptKit", path: "$repo", traits: ["GnuTLS"])],
-    targets: [
-        .executableTarget(
-            name: "DependentCheck",
-            dependencies: [.product(name: "ReceiptKit", package: "ReceiptKit")]
-        )
-    ]
-)
-SWIFT
-cat > "$work/Sources/DependentCheck/main.swift" <<'SWIFT'
-import ReceiptKit
-
-print(DefaultCryptoBackend().name)
-SWIFT
-(cd "$work" && swift build -q)
-bin="$(cd "$work" && swift build --show-bin-path)/DependentCheck"
-name="$("$bin")"
-[[ "$name" == "gnutls" ]] || { echo "check-dependent: default backend is '$name', expected gnutls" >&2; exit 1; }
+python3 "$repo/Scripts/check-doc-code.py" "$repo" "$work" | tee "$work/check.log" | grep -v '^MANIFEST_BINARY'
+bin="$(awk '/^MANIFEST_BINARY/ { print $3 }' "$work/check.log" | head -n 1)"
+[[ -x "$bin" ]] || { echo "check-dependent: the getting-started package's binary is missing" >&2; exit 1; }
 bash "$repo/Scripts/check-linkage.sh" "$bin" gnutls
-echo "check-dependent: a dependent package with traits [\"GnuTLS\"] uses '$name' and links no OpenSSL"
+echo "check-dependent: the getting-started package (traits [\"GnuTLS\"]) links no OpenSSL"
 [[ -n "${RECEIPTKIT_DEPENDENT_DIR:-}" ]] || rm -rf "$work"

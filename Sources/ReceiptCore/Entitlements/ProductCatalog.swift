@@ -35,7 +35,7 @@ public struct ProductCatalog: Sendable, Hashable, Codable {
     /// non-renewing subscriptions.
     public init(
         subscriptionGroups: [String: [String]] = [:], nonRenewingDurations: [String: SubscriptionDuration] = [:]
-    ) throws {
+    ) throws(ProductCatalogError) {
         var groupOfProduct: [String: String] = [:]
         for groupID in subscriptionGroups.keys.sorted() {
             for productID in subscriptionGroups[groupID] ?? [] {
@@ -57,7 +57,7 @@ public struct ProductCatalog: Sendable, Hashable, Codable {
     }
 
     /// Reads the catalogue's JSON form, throwing ``ProductCatalogError`` with what is wrong.
-    public init(json: Data) throws {
+    public init(json: Data) throws(ProductCatalogError) {
         do {
             self = try JSONDecoder().decode(ProductCatalog.self, from: json)
         } catch let error as ProductCatalogError {
