@@ -26,7 +26,7 @@ step "build: OpenSSL and GnuTLS together"
 swift build --build-tests --traits OpenSSL,GnuTLS --scratch-path .build-all
 bash Scripts/check-linkage.sh "$(swift build --traits OpenSSL,GnuTLS --scratch-path .build-all --show-bin-path)/receipt" both
 
-step "dependent package selecting traits: [\"GnuTLS\"]"
+step "every Swift block of the README and the DocC articles compiles and runs as written; a dependent package selecting traits: [\"GnuTLS\"]"
 bash Scripts/check-dependent.sh
 
 step "tests: every backend (OpenSSL, GnuTLS)"
@@ -58,6 +58,7 @@ printf 'soak unsigned-edits: %ds\n' "$((SECONDS - soak_started))"
 
 step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
 (cd Server && swift build --build-tests && swift test --skip-build)
+bash Scripts/check-server-readme.sh "$(cd Server && swift build --show-bin-path)/receipt-server"
 
 step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
 bash Scripts/sanitizers.sh address thread
