@@ -99,7 +99,19 @@ public struct ReceiptValidator: Sendable {
         let inspection = inspect(der, envelope: envelope)
         let (trust, store) = trustChoice(embedsOnlyStoreKitCertificate: inspection.embedsOnlyStoreKitCertificate)
         let unverifiedCreationDate = inspection.creationDate
-        let time = verificationTime(now: now, creationDate: unverifiedCreationDate)
+        let time: Date
+        if configuration.verificationTime == .creationDate, unverifiedCreationDate == nil,
+           let signer = ValidityPeriod(certificate: Array(der[structure.signerCertificate])) {
+            // No creation date to verify at (absent, or not a date: tampered with, or malformed).
+            // Verifying at "now" instead would answer certificate_expired for any real receipt and
+            // hide which it is; verified at the signer certificate's first second, the answer is
+            // invalid_signature for tampered bytes, and otherwise the payload's own error (a
+            // malformed date, a missing attribute) once the signature is checked. Never valid:
+            // a receipt without a creation date is refused after verification.
+            time = Date(timeIntervalSince1970: Double(signer.notBefore))
+        } else {
+            time = verificationTime(now: now, creationDate: unverifiedCreationDate)
+        }
         report.verificationTime = time
 
         let (verified, canonical) = try verifyCanonical(
