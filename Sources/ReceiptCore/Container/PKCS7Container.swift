@@ -26,8 +26,9 @@ public struct PKCS7Container: Hashable, Sendable {
     public static let dataOID = KnownObjectIdentifier.data.dotted
     /// Maximum nesting depth read.
     public static let maximumDepth = 32
-    /// Maximum number of ASN.1 elements read in the container (the content is not descended into).
-    public static let maximumElements = 200_000
+    /// Maximum number of ASN.1 elements read in the container (the content is not descended into):
+    /// the bound the validator holds every signedData to before any crypto (``SignedDataLimits``).
+    public static let maximumElements = SignedDataLimits.maximumElements
 
     /// The encapsulated content (the receipt payload), with constructed OCTET STRING segments concatenated.
     public let content: [UInt8]

@@ -91,14 +91,16 @@ public struct ReceiptValidator: Sendable {
         _ der: [UInt8], envelope: SignedDataEnvelope?, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
-        // The bounds and the structure rules, before anything else reads further or any library
-        // sees a byte (``SignedDataStructure``, ``SignedDataLimits``).
-        let structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
         // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
-        // trusted; the creation date is re-read from the verified bytes and must agree.
+        // trusted; the creation date is re-read from the verified bytes and must agree. (Bounded as
+        // the structure checks are: ``PKCS7Container/maximumElements``.)
         let inspection = inspect(der, envelope: envelope)
         let (trust, store) = trustChoice(embedsOnlyStoreKitCertificate: inspection.embedsOnlyStoreKitCertificate)
         let unverifiedCreationDate = inspection.creationDate
+        report.verificationTime = verificationTime(now: now, creationDate: unverifiedCreationDate)
+        // The bounds and the structure rules, before any library sees a byte
+        // (``SignedDataStructure``, ``SignedDataLimits``).
+        let structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
         let time: Date
         if configuration.verificationTime == .creationDate, unverifiedCreationDate == nil,
            let signer = ValidityPeriod(certificate: Array(der[structure.signerCertificate])) {
