@@ -27,7 +27,7 @@ public struct PKCS7Container: Hashable, Sendable {
     /// Maximum nesting depth read.
     public static let maximumDepth = 32
     /// Maximum number of ASN.1 elements read in the container (the content is not descended into):
-    /// the bound the validator holds every signedData to before any crypto (``SignedDataLimits``).
+    /// the bound the validator holds every signedData to before any crypto.
     public static let maximumElements = SignedDataLimits.maximumElements
 
     /// The encapsulated content (the receipt payload), with constructed OCTET STRING segments concatenated.
