@@ -46,9 +46,8 @@ struct AppleFormatter: VerificationFormatter {
 
     /// Appends the response of one input.
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
-        let response = outcome.appleResponse ?? AppleVerifyReceiptResponse(
-            status: .notAuthenticated, code: ReceiptValidationError.Code.backendFailure.rawValue,
-            message: "No response was computed.")
+        let response = outcome.appleResponse
+            ?? AppleVerifyReceiptResponse(error: ReceiptValidationError(.backendFailure, "No response was computed."))
         if !isLinePerInput, count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
         JSONByteWriter.append(to: &output, pretty: !isLinePerInput) { writer in
             writer.appleResponse(response)

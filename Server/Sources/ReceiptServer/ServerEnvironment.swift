@@ -14,7 +14,7 @@ public struct ServerEnvironment: Sendable {
     /// The names the server reads, without ``prefix``.
     public static let names: [String] = [
         "HOST", "PORT", "BUNDLE_ID", "ENVIRONMENT", "SHARED_SECRET", "XCODE", "ROOT", "CATALOG",
-        "MAX_BODY_SIZE", "BACKEND", "MAX_CONNECTIONS", "IDLE_TIMEOUT", "LOG_LEVEL",
+        "MAX_BODY_SIZE", "BACKEND", "MAX_CONNECTIONS", "IDLE_TIMEOUT", "REQUEST_TIMEOUT", "LOG_LEVEL",
     ]
 
     /// The server's variables, by name without ``prefix``.

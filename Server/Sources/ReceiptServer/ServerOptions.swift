@@ -23,15 +23,31 @@ public struct ServerOptions: Sendable {
     public var maximumBodySize = 1 << 20
     /// The crypto backend's name (`openssl`, `gnutls`); nil is the build's default.
     public var backendName: String?
-    /// The most connections open at once; more wait in the listen backlog.
+    /// The most connections open at once. A connection beyond it closes the one that has been
+    /// idle longest (no request unanswered), or is closed itself when none is idle.
     public var maximumConnections = 1024
     /// The most validations running at once (each on its own thread of the blocking pool).
     public var maximumConcurrentValidations = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// The most requests waiting for a validation thread; beyond that: 503 with status 21000.
-    public var maximumPendingValidations = 4096
+    /// The most requests waiting for a validation thread, asked for; nil asks for
+    /// ``pendingValidationsPerThread`` per validation thread. ``validationQueueLimit`` is what applies.
+    public var maximumPendingValidations: Int?
     /// Seconds a connection may stay idle (no byte read or written) before it is closed; a client
     /// that stops reading its answer gets as long again before the close cuts the answer short.
     public var idleTimeout = 30
+    /// Seconds from a request's first byte to its last (head and body): a client that sends
+    /// slower than that is disconnected, however steadily it trickles.
+    public var requestTimeout = 15
+
+    /// The default queue per validation thread.
+    public static let pendingValidationsPerThread = 64
+
+    /// The most requests waiting for a validation thread; beyond that: 503 with status 21000 and
+    /// `Retry-After`. At most half of ``maximumConnections``, so that the connections can hold
+    /// more requests than the pool admits and the 503 is reachable.
+    public var validationQueueLimit: Int {
+        let asked = maximumPendingValidations ?? Self.pendingValidationsPerThread * max(1, maximumConcurrentValidations)
+        return max(0, min(asked, maximumConnections / 2))
+    }
 
     /// Options with every default.
     public init() {}

@@ -28,6 +28,8 @@ public struct ServerFlags: Sendable {
     public var maximumConnections: Int?
     /// `--idle-timeout`.
     public var idleTimeout: Int?
+    /// `--request-timeout`.
+    public var requestTimeout: Int?
     /// `--log-level`.
     public var logLevel: String?
 
@@ -46,51 +48,48 @@ public struct ServerSettings: Sendable {
     public var environmentName: String
 
     /// Settles every setting. A flag wins over its variable; a variable that is set must be valid
-    /// (``ServerEnvironment``) even when its flag wins, so that a wrong deployment file is found
-    /// the first time it is used.
+    /// (``ServerEnvironment``, and the same checks as its flag) even when its flag wins, so that a
+    /// wrong deployment file is found the first time it is used.
     /// - Throws: ``ServerOptionsError`` naming the flag or variable whose value is wrong: an
-    ///   unknown `--environment` or `--log-level`, a port outside 0...65535, a size, connection
+    ///   unknown environment, log level or backend, a port outside 0...65535, a size, connection
     ///   count or timeout that is not positive, an empty `--bundle-id`, `--shared-secret` or
     ///   `--root`, and every error of ``ServerEnvironment``.
     public init(flags: ServerFlags, environment: ServerEnvironment) throws(ServerOptionsError) {
-        // Each variable is read (and so checked) before its flag is looked at, so that a wrong one
-        // is reported whether or not the flag wins.
+        // Each variable is read and checked before its flag is looked at, so that a wrong one is
+        // reported whether or not the flag wins.
         var options = ServerOptions()
         options.host = try Self.setting(flags.host, environment.text("HOST")) ?? options.host
-        options.port = try Self.setting(flags.port, environment.integer("PORT")) ?? options.port
+        options.port = try Self.setting(flags.port, environment.integer("PORT"), "port", Self.isPort) ?? options.port
         options.acceptedBundleIDs = Set(try Self.list(flags.bundleIDs, "--bundle-id", environment.list("BUNDLE_ID")))
-        let environmentName = try Self.setting(flags.environment, environment.text("ENVIRONMENT")) ?? "any"
+        let environmentName = try Self.setting(flags.environment, environment.text("ENVIRONMENT"), "environment", Self.isEnvironment) ?? "any"
         options.sharedSecrets = Set(try Self.list(flags.sharedSecrets, "--shared-secret", environment.list("SHARED_SECRET")))
         options.acceptsXcodeReceipts = try Self.setting(flags.xcode, environment.flag("XCODE")) ?? options.acceptsXcodeReceipts
         options.rootPaths = try Self.list(flags.roots, "--root", environment.list("ROOT"))
         options.catalogPath = try Self.setting(flags.catalog, environment.text("CATALOG"))
-        options.maximumBodySize = try Self.setting(flags.maximumBodySize, environment.integer("MAX_BODY_SIZE")) ?? options.maximumBodySize
-        options.backendName = try Self.setting(flags.backend, environment.text("BACKEND"))
+        options.maximumBodySize =
+            try Self.setting(flags.maximumBodySize, environment.integer("MAX_BODY_SIZE"), "max-body-size", Self.isPositive)
+            ?? options.maximumBodySize
+        options.backendName = try Self.setting(flags.backend, environment.text("BACKEND"), "backend", Self.isBackend)
         options.maximumConnections =
-            try Self.setting(flags.maximumConnections, environment.integer("MAX_CONNECTIONS")) ?? options.maximumConnections
-        options.idleTimeout = try Self.setting(flags.idleTimeout, environment.integer("IDLE_TIMEOUT")) ?? options.idleTimeout
-        let levelName = try Self.setting(flags.logLevel, environment.text("LOG_LEVEL")) ?? "info"
+            try Self.setting(flags.maximumConnections, environment.integer("MAX_CONNECTIONS"), "max-connections", Self.isPositive)
+            ?? options.maximumConnections
+        options.idleTimeout =
+            try Self.setting(flags.idleTimeout, environment.integer("IDLE_TIMEOUT"), "idle-timeout", Self.isPositive) ?? options.idleTimeout
+        options.requestTimeout =
+            try Self.setting(flags.requestTimeout, environment.integer("REQUEST_TIMEOUT"), "request-timeout", Self.isPositive)
+            ?? options.requestTimeout
+        let levelName = try Self.setting(flags.logLevel, environment.text("LOG_LEVEL"), "log-level", Self.isLogLevel) ?? "info"
 
         switch environmentName {
         case "production": options.environment = .production
         case "sandbox": options.environment = .sandbox
-        case "any": options.environment = nil
-        default: throw ServerOptionsError(description: "--environment takes production, sandbox or any, not '\(environmentName)'")
-        }
-        guard let logLevel = Logger.Level(rawValue: levelName) else {
-            throw ServerOptionsError(description: "unknown --log-level '\(levelName)' (trace, debug, info, notice, warning, error or critical)")
-        }
-        guard (0...65535).contains(options.port) else {
-            throw ServerOptionsError(description: "--port must lie in 0...65535, not \(options.port)")
-        }
-        guard options.maximumBodySize > 0, options.maximumConnections > 0, options.idleTimeout > 0 else {
-            throw ServerOptionsError(description: "--max-body-size, --max-connections and --idle-timeout must be positive")
+        default: options.environment = nil
         }
         if let catalog = flags.catalog, catalog.isEmpty {
             throw ServerOptionsError(description: "--catalog names no file (an empty path)")
         }
         self.options = options
-        self.logLevel = logLevel
+        self.logLevel = Logger.Level(rawValue: levelName) ?? .info
         self.environmentName = environmentName
     }
 
@@ -98,6 +97,47 @@ public struct ServerSettings: Sendable {
     /// been read (and checked) either way, unlike with `flag ?? variable`.
     private static func setting<Value>(_ flag: Value?, _ variable: Value?) -> Value? {
         flag ?? variable
+    }
+
+    /// The flag's value when given, else the variable's, after `check` has passed both: the flag
+    /// as `--name`, the variable as `RECEIPT_SERVER_NAME`.
+    private static func setting<Value>(
+        _ flag: Value?, _ variable: Value?, _ name: String, _ check: (Value, String) throws(ServerOptionsError) -> Void
+    ) throws(ServerOptionsError) -> Value? {
+        if let variable {
+            try check(variable, ServerEnvironment.prefix + String(name.uppercased().map { $0 == "-" ? "_" : $0 }))
+        }
+        if let flag {
+            try check(flag, "--" + name)
+        }
+        return flag ?? variable
+    }
+
+    private static func isPort(_ port: Int, _ name: String) throws(ServerOptionsError) {
+        guard (0...65535).contains(port) else { throw ServerOptionsError(description: "\(name) must lie in 0...65535, not \(port)") }
+    }
+
+    private static func isPositive(_ number: Int, _ name: String) throws(ServerOptionsError) {
+        guard number > 0 else { throw ServerOptionsError(description: "\(name) must be positive, not \(number)") }
+    }
+
+    private static func isEnvironment(_ text: String, _ name: String) throws(ServerOptionsError) {
+        guard ["production", "sandbox", "any"].contains(text) else {
+            throw ServerOptionsError(description: "\(name) takes production, sandbox or any, not '\(text)'")
+        }
+    }
+
+    private static func isLogLevel(_ text: String, _ name: String) throws(ServerOptionsError) {
+        guard Logger.Level(rawValue: text) != nil else {
+            throw ServerOptionsError(description: "\(name): unknown log level '\(text)' (trace, debug, info, notice, warning, error or critical)")
+        }
+    }
+
+    private static func isBackend(_ text: String, _ name: String) throws(ServerOptionsError) {
+        guard CryptoBackends.named(text) != nil else {
+            let offered = CryptoBackends.all.map(\.name).joined(separator: " or ")
+            throw ServerOptionsError(description: "\(name): unknown backend '\(text)'; this build offers \(offered)")
+        }
     }
 
     /// A repeatable flag's values when given (none of them empty), else the variable's list, else none.

@@ -16,15 +16,16 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             Every option can also be set with an environment variable (RECEIPT_SERVER_ plus the \
             option's name in capitals with underscores, e.g. RECEIPT_SERVER_PORT=8080, \
             RECEIPT_SERVER_BUNDLE_ID=com.a,com.b); a flag wins over the variable. A variable \
-            that is set must hold a valid value (not empty, no empty list entry, a whole number \
-            where one is expected, XCODE 1 or 0) and an unknown RECEIPT_SERVER_ name is an \
-            error: the server does not start. SIGTERM \
+            that is set must hold a valid value, whether or not its flag wins (not empty, no \
+            empty list entry, a whole number in range where one is expected, XCODE 1 or 0) and \
+            an unknown RECEIPT_SERVER_ name is an error: the server does not start. SIGTERM \
             or SIGINT stop accepting connections and let requests in flight finish.
 
             Examples:
               receipt-server --port 8080 --bundle-id com.example.app --environment production
               RECEIPT_SERVER_SHARED_SECRET=0123abcd receipt-server --catalog products.json
-            """
+            """,
+        version: ReceiptKitVersion.current
     )
 
     @Option(help: "The address to listen on (env RECEIPT_SERVER_HOST; default 127.0.0.1).")
@@ -57,11 +58,14 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(help: "The crypto backend: \(CryptoBackends.all.map(\.name).joined(separator: " or ")) (env RECEIPT_SERVER_BACKEND; default \(CryptoBackends.all.first?.name ?? "none")).")
     var backend: String?
 
-    @Option(name: .customLong("max-connections"), help: "The most connections open at once (env RECEIPT_SERVER_MAX_CONNECTIONS; default 1024).")
+    @Option(name: .customLong("max-connections"), help: "The most connections open at once; beyond it the longest idle one is closed (env RECEIPT_SERVER_MAX_CONNECTIONS; default 1024).")
     var maximumConnections: Int?
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed (env RECEIPT_SERVER_IDLE_TIMEOUT; default 30).")
     var idleTimeout: Int?
+
+    @Option(name: .customLong("request-timeout"), help: "Seconds from a request's first byte to its last before the connection is closed (env RECEIPT_SERVER_REQUEST_TIMEOUT; default 15).")
+    var requestTimeout: Int?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RECEIPT_SERVER_LOG_LEVEL; default info).")
     var logLevel: String?
@@ -81,6 +85,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         flags.backend = backend
         flags.maximumConnections = maximumConnections
         flags.idleTimeout = idleTimeout
+        flags.requestTimeout = requestTimeout
         flags.logLevel = logLevel
         return flags
     }
@@ -114,6 +119,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             "environment": "\(settings.environmentName)", "bundle_ids": "\(options.acceptedBundleIDs.count)",
             "shared_secrets": "\(options.sharedSecrets.count)", "xcode": "\(options.acceptsXcodeReceipts)",
         ])
+        let readiness = service.readiness.verdict
+        if !readiness.isReady {
+            // The service starts anyway: /health answers 503 until the library can verify.
+            logger.error("the crypto library cannot verify a known-good receipt: /health fails and receipts get 21005", metadata: [
+                "backend": "\(service.endpoint.validator.backend.name)", "problem": "\(readiness.problem ?? "")",
+            ])
+        }
         let application = service.makeApplication(logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

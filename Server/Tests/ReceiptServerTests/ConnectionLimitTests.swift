@@ -1,79 +1,61 @@
 import Foundation
 import HummingbirdTesting
-import NIOConcurrencyHelpers
 import NIOCore
 import ReceiptServer
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `--max-connections`: connections beyond the limit wait in the listen backlog, unserved, until
-/// an open one closes.
+/// `--max-connections`: a connection beyond the limit takes the place of the one idle longest, or
+/// is closed itself when every connection has a request in flight.
 @Suite struct ConnectionLimitTests {
-    static let limit = 2
-    static let clients = 6
-
-    /// A burst of connections, more than the limit, arrives while the listener is busy: exactly
-    /// `limit` are served, the rest wait (the idle timeout is long, so nothing frees a place by
-    /// itself); closing one served connection lets exactly one waiting connection in; closing all
-    /// of them leaves the service answering new clients.
-    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
+    /// With a limit of 2: a new connection sheds the longest idle one (never one with a request
+    /// in flight) and is served; when both places are busy, a new connection is closed unserved;
+    /// the busy ones are answered in full.
+    @Test(.timeLimit(.minutes(1)))
+    func connectionsBeyondTheLimitShedTheLongestIdle() async throws {
         var options = ServerOptions()
-        options.maximumConnections = Self.limit
+        options.maximumConnections = 2
         options.idleTimeout = 60
-        let receipt = Data(try ServerFixtures.bytes("generated/receipts/valid-sha256-noattr-iap1.receipt")).base64EncodedString()
         options.rootPaths = [ServerFixtures.directory.appendingPathComponent("generated/pki/root.cer").path]
-        let body = try ServerFixtures.body(receipt)
+        let receipt = Data(try ServerFixtures.bytes("generated/receipts/valid-sha256-noattr-iap1.receipt")).base64EncodedString()
+        let body = Array(try ServerFixtures.body(receipt).readableBytesView)
+        let head = "POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n"
         try await RunningService.with(options) { running in
-            let connections = try await Self.burst(of: Self.clients, to: running)
-            for connection in connections {
-                connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let connections = running.service.connections
+            func counts(_ open: Int, busy: Int) async throws -> Bool {
+                try await RunningService.wait(seconds: 10) { connections.counts == (open, busy) }
             }
-            let served = { connections.filter { $0.hasResponse() } }
+            let idle = try RawConnection(port: running.port)
+            #expect(try await counts(1, busy: 0))
+            let busy = try RawConnection(port: running.port)
+            busy.send(head)
+            await busy.send(Array(body.prefix(10)))
+            #expect(try await counts(2, busy: 1))
 
-            let firstArrived = try await RunningService.wait(seconds: 10) { served().count >= Self.limit }
-            #expect(firstArrived)
-            try await Task.sleep(for: .seconds(1))
-            let first = served()
-            #expect(first.count == Self.limit, "\(first.count) of \(Self.clients) connections served with a limit of \(Self.limit)")
+            // The idle one makes way; the newcomer is served.
+            let first = try RawConnection(port: running.port)
+            #expect(await idle.waitForClose(timeoutSeconds: 10), "the idle connection is shed")
+            first.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await RunningService.wait(seconds: 10) { first.hasResponse() })
+            #expect(try await counts(2, busy: 1))
 
-            let leaving = try #require(first.first)
-            leaving.disconnect()
-            let nextArrived = try await RunningService.wait(seconds: 10) { served().count >= Self.limit }
-            #expect(nextArrived)
-            try await Task.sleep(for: .seconds(1))
-            let second = served()
-            #expect(second.count == Self.limit, "after one closed, \(second.count) open connections are served")
-            #expect(second.allSatisfy { $0 !== leaving })
+            // Now the newcomer is the longest idle: the next one takes its place.
+            let second = try RawConnection(port: running.port)
+            #expect(await first.waitForClose(timeoutSeconds: 10), "the answered connection is shed once idle")
+            #expect(!busy.isClosedByPeer, "a connection with a request in flight is never shed")
+            second.send(head)
+            await second.send(Array(body.prefix(10)))
+            #expect(try await counts(2, busy: 2))
 
-            for connection in connections { connection.disconnect() }
-            let response = try await TestClient.withClient(host: "127.0.0.1", port: running.port) { fresh in
-                try await fresh.post("/verifyReceipt", body: body)
-            }
-            #expect(response.status == .ok)
-            #expect(try ServerFixtures.object(response.body ?? ByteBuffer())["status"] as? Int == 0)
-        }
-    }
+            // Both places busy: a newcomer is closed unserved.
+            let refused = try RawConnection(port: running.port)
+            #expect(await refused.waitForClose(timeoutSeconds: 10), "a connection beyond a full house of requests is closed")
+            #expect(connections.turnedAway == (shed: 2, refused: 1))
 
-    /// Opens `count` connections while the listener's event loop is held busy, so that they all
-    /// wait in the listen backlog and the listener finds them at once, as under a real burst.
-    static func burst(of count: Int, to running: RunningService) async throws -> [RawConnection] {
-        let blocked = NIOLockedValueBox(false)
-        let release = NIOLockedValueBox(false)
-        running.serverChannel.eventLoop.execute {
-            blocked.withLockedValue { $0 = true }
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !release.withLockedValue({ $0 }), ContinuousClock.now < deadline {
-                usleep(1000)
+            // The requests in flight are answered in full.
+            for client in [busy, second] {
+                await client.send(Array(body.dropFirst(10)))
+                #expect(try await RunningService.wait(seconds: 10) { client.hasResponse() })
             }
         }
-        defer { release.withLockedValue { $0 = true } }
-        let isBlocked = try await RunningService.wait(seconds: 10) { blocked.withLockedValue { $0 } }
-        #expect(isBlocked)
-        return try (0..<count).map { _ in try RawConnection(port: running.port) }
     }
 }

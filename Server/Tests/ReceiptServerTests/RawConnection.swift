@@ -14,8 +14,10 @@ final class RawConnection: @unchecked Sendable {
 
     /// Connects to `127.0.0.1:port`. The connection is established once the kernel has completed
     /// the handshake, whether or not the server has accepted it yet. A `receiveBufferSize` fixes
-    /// the socket's receive buffer, so that a client that does not read holds back a large answer.
-    init(port: Int, receiveBufferSize: Int32? = nil) throws {
+    /// the socket's receive buffer, so that a client that does not read holds back a large answer;
+    /// a `connectTimeoutMilliseconds` bounds the wait for the handshake (a full listen backlog
+    /// drops it).
+    init(port: Int, receiveBufferSize: Int32? = nil, connectTimeoutMilliseconds: Int? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -24,6 +26,10 @@ final class RawConnection: @unchecked Sendable {
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         if var size = receiveBufferSize {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let milliseconds = connectTimeoutMilliseconds {
+            var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: .init((milliseconds % 1000) * 1000))
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -65,13 +71,23 @@ final class RawConnection: @unchecked Sendable {
     /// Whether the peer closes the connection (read returns 0 or fails) within the time; waits on
     /// a thread of its own.
     func waitForClose(timeoutSeconds: Int) async -> Bool {
+        await waitForClose(timeoutMilliseconds: timeoutSeconds * 1000)
+    }
+
+    /// Whether the peer closes the connection within the time.
+    func waitForClose(timeoutMilliseconds: Int) async -> Bool {
         await onOwnThread {
-            let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+            let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
             while ContinuousClock.now < deadline {
-                if self.readAvailable(waitingMilliseconds: 200) == false { return true }
+                if self.readAvailable(waitingMilliseconds: 50) == false { return true }
             }
             return false
         }
+    }
+
+    /// Whether the peer has closed the connection, without waiting.
+    var isClosedByPeer: Bool {
+        readAvailable(waitingMilliseconds: 0) == false
     }
 
     /// Whether the connection is open and an HTTP 200 status line has arrived on it, after waiting
@@ -88,11 +104,12 @@ final class RawConnection: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// Writes all of `bytes`, waiting while the socket's buffer is full.
+    /// Writes all of `bytes`, waiting while the socket's buffer is full; stops at an error (a
+    /// connection the peer closed fails instead of raising SIGPIPE).
     private func writeAll(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            let count = bytes.withUnsafeBytes { sendWithoutSignal(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
             guard count > 0 else { return }
             offset += count
         }
@@ -120,4 +137,13 @@ func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) asy
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: work()) }
     }
+}
+
+/// `send(2)` that reports a connection closed by the peer as an error rather than with SIGPIPE.
+private func sendWithoutSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    Darwin.send(descriptor, bytes, count, 0)
+    #endif
 }

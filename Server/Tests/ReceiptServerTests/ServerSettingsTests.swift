@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReceiptKit
 import ReceiptServer
 import Testing
 
@@ -35,6 +36,8 @@ import Testing
         #expect(options.backendName == nil)
         #expect(options.maximumConnections == 1024)
         #expect(options.idleTimeout == 30)
+        #expect(options.requestTimeout == 15)
+        #expect(options.validationQueueLimit == min(64 * options.maximumConcurrentValidations, 512))
         #expect(settings.logLevel == .info)
         #expect(settings.environmentName == "any")
     }
@@ -45,7 +48,7 @@ import Testing
             "RECEIPT_SERVER_ENVIRONMENT": "production", "RECEIPT_SERVER_SHARED_SECRET": "s1,s2", "RECEIPT_SERVER_XCODE": "true",
             "RECEIPT_SERVER_ROOT": "/a.cer,/b.pem", "RECEIPT_SERVER_CATALOG": "/catalog.json", "RECEIPT_SERVER_MAX_BODY_SIZE": "4096",
             "RECEIPT_SERVER_BACKEND": "gnutls", "RECEIPT_SERVER_MAX_CONNECTIONS": "7", "RECEIPT_SERVER_IDLE_TIMEOUT": "5",
-            "RECEIPT_SERVER_LOG_LEVEL": "debug",
+            "RECEIPT_SERVER_REQUEST_TIMEOUT": "9", "RECEIPT_SERVER_LOG_LEVEL": "debug",
         ])
         let options = settings.options
         #expect(options.host == "0.0.0.0")
@@ -60,6 +63,7 @@ import Testing
         #expect(options.backendName == "gnutls")
         #expect(options.maximumConnections == 7)
         #expect(options.idleTimeout == 5)
+        #expect(options.requestTimeout == 9)
         #expect(settings.logLevel == .debug)
         #expect(settings.environmentName == "production")
     }
@@ -89,14 +93,18 @@ import Testing
         (["RECEIPT_SERVER_ROOT": ""], "RECEIPT_SERVER_ROOT is set but empty"),
         (["RECEIPT_SERVER_CATALOG": ""], "RECEIPT_SERVER_CATALOG is set but empty"),
         (["RECEIPT_SERVER_PORT": "80a"], "RECEIPT_SERVER_PORT must be a whole number, not '80a'"),
-        (["RECEIPT_SERVER_PORT": "70000"], "--port must lie in 0...65535"),
+        (["RECEIPT_SERVER_PORT": "70000"], "RECEIPT_SERVER_PORT must lie in 0...65535, not 70000"),
+        (["RECEIPT_SERVER_PORT": "-1"], "RECEIPT_SERVER_PORT must lie in 0...65535"),
         (["RECEIPT_SERVER_MAX_BODY_SIZE": "1MB"], "RECEIPT_SERVER_MAX_BODY_SIZE must be a whole number"),
-        (["RECEIPT_SERVER_MAX_BODY_SIZE": "0"], "must be positive"),
+        (["RECEIPT_SERVER_MAX_BODY_SIZE": "0"], "RECEIPT_SERVER_MAX_BODY_SIZE must be positive, not 0"),
+        (["RECEIPT_SERVER_MAX_CONNECTIONS": "-5"], "RECEIPT_SERVER_MAX_CONNECTIONS must be positive"),
+        (["RECEIPT_SERVER_REQUEST_TIMEOUT": "0"], "RECEIPT_SERVER_REQUEST_TIMEOUT must be positive"),
+        (["RECEIPT_SERVER_BACKEND": "boringssl"], "RECEIPT_SERVER_BACKEND: unknown backend 'boringssl'"),
         (["RECEIPT_SERVER_MAX_CONNECTIONS": "many"], "RECEIPT_SERVER_MAX_CONNECTIONS must be a whole number"),
         (["RECEIPT_SERVER_IDLE_TIMEOUT": "30s"], "RECEIPT_SERVER_IDLE_TIMEOUT must be a whole number"),
         (["RECEIPT_SERVER_XCODE": "maybe"], "RECEIPT_SERVER_XCODE must be 1 or 0"),
-        (["RECEIPT_SERVER_ENVIRONMENT": "staging"], "--environment takes production, sandbox or any, not 'staging'"),
-        (["RECEIPT_SERVER_LOG_LEVEL": "loud"], "unknown --log-level 'loud'"),
+        (["RECEIPT_SERVER_ENVIRONMENT": "staging"], "RECEIPT_SERVER_ENVIRONMENT takes production, sandbox or any, not 'staging'"),
+        (["RECEIPT_SERVER_LOG_LEVEL": "loud"], "RECEIPT_SERVER_LOG_LEVEL: unknown log level 'loud'"),
         (["RECEIPT_SERVER_BUNDLE_IDS": "com.a"], "RECEIPT_SERVER_BUNDLE_IDS is not a variable receipt-server reads"),
     ])
     func aWrongVariableIsAnError(_ variables: [String: String], _ expected: String) {
@@ -104,12 +112,61 @@ import Testing
         #expect(failure?.contains(expected) == true, "\(variables): \(failure ?? "accepted")")
     }
 
-    @Test func aWrongVariableIsAnErrorEvenWhenItsFlagWins() {
+    /// A set-but-wrong variable is an error even when its flag is given: every kind of check, on
+    /// the variable whose flag wins.
+    @Test func aSetButWrongVariableIsIgnoredWhenItsFlagIsGiven() {
         var flags = ServerFlags()
-        flags.port = 8081
+        flags.port = 0
         flags.bundleIDs = ["com.flag"]
-        #expect(Self.failure(["RECEIPT_SERVER_PORT": "eighty"], flags)?.contains("RECEIPT_SERVER_PORT") == true)
-        #expect(Self.failure(["RECEIPT_SERVER_BUNDLE_ID": ""], flags)?.contains("RECEIPT_SERVER_BUNDLE_ID") == true)
+        flags.environment = "any"
+        flags.maximumBodySize = 4096
+        flags.maximumConnections = 8
+        flags.idleTimeout = 5
+        flags.requestTimeout = 5
+        flags.backend = "openssl"
+        flags.logLevel = "info"
+        #expect(Self.failure([:], flags) == nil)
+        for (name, value) in [
+            ("PORT", "eighty"), ("PORT", "70000"), ("BUNDLE_ID", ""), ("ENVIRONMENT", "staging"), ("MAX_BODY_SIZE", "0"),
+            ("MAX_CONNECTIONS", "-1"), ("IDLE_TIMEOUT", "0"), ("REQUEST_TIMEOUT", "0"), ("BACKEND", "boringssl"), ("LOG_LEVEL", "loud"),
+        ] {
+            let failure = Self.failure(["RECEIPT_SERVER_" + name: value], flags)
+            #expect(failure?.contains("RECEIPT_SERVER_" + name) == true, "\(name)=\(value): \(failure ?? "accepted")")
+        }
+    }
+
+    /// A wrong flag is named as the flag.
+    @Test func aWrongFlagIsNamed() {
+        for (set, expected) in [
+            ({ (flags: inout ServerFlags) in flags.port = 70000 }, "--port must lie in 0...65535, not 70000"),
+            ({ (flags: inout ServerFlags) in flags.requestTimeout = 0 }, "--request-timeout must be positive"),
+            ({ (flags: inout ServerFlags) in flags.environment = "prod" }, "--environment takes production, sandbox or any"),
+            ({ (flags: inout ServerFlags) in flags.backend = "x" }, "--backend: unknown backend 'x'"),
+        ] {
+            var flags = ServerFlags()
+            set(&flags)
+            #expect(Self.failure([:], flags)?.contains(expected) == true, "\(expected)")
+        }
+    }
+
+    /// `RECEIPT_SERVER_PORT=70000 receipt-server --port 0`: the process exits with status 64,
+    /// naming the variable, and never listens.
+    @Test(.timeLimit(.minutes(1)))
+    func aSetButWrongVariableIsIgnoredWhenItsFlagIsGivenToTheProcess() async throws {
+        let server = try ServerProcess(["--port", "0"], environment: ["RECEIPT_SERVER_PORT": "70000"])
+        let status = try await server.exitStatus(within: 20)
+        #expect(status == 64, "\(server.log)")
+        #expect(server.log.contains("RECEIPT_SERVER_PORT must lie in 0...65535, not 70000"), "\(server.log)")
+        #expect(!server.log.contains("listening on"), "\(server.log)")
+        try await server.stop()
+    }
+
+    /// `receipt-server --version` prints ReceiptKit's version.
+    @Test(.timeLimit(.minutes(1)))
+    func versionPrintsReceiptKitsVersion() async throws {
+        let server = try ServerProcess(["--version"])
+        #expect(try await server.exitStatus(within: 20) == 0)
+        #expect(server.log == ReceiptKitVersion.current + "\n", "\(server.log)")
     }
 
     /// What Kubernetes sets in every pod for a Service named `receipt-server` on port 8080: its

@@ -108,6 +108,63 @@ import Testing
         }
     }
 
+    /// The `receiptkit` code and status of the answer to `body`, over HTTP.
+    static func refusal(_ body: [UInt8], client: some TestClientProtocol) async throws -> (status: Int?, code: String?) {
+        let response = try await client.execute(uri: "/verifyReceipt", method: .post, headers: Self.json, body: ByteBuffer(bytes: body))
+        #expect(response.status == .ok)
+        let object = try ServerFixtures.object(response.body)
+        return (object["status"] as? Int, (object["receiptkit"] as? [String: Any])?["code"] as? String)
+    }
+
+    /// Two `receipt-data` members (most parsers, and a proxy in front, keep the last; a lenient
+    /// reader kept the first): refused with 21000, whichever of them is genuine.
+    @Test func duplicateKeys() async throws {
+        let genuine = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
+        let (_, app) = try ServerFixtures.application(ServerOptions())
+        try await app.test(.live) { client in
+            for body in [
+                #"{"receipt-data":"\#(genuine)","receipt-data":"AAAA"}"#, #"{"receipt-data":"AAAA","receipt-data":"\#(genuine)"}"#,
+                #"{"receipt-data":"\#(genuine)","password":"a","password":"b"}"#,
+            ] {
+                let answer = try await Self.refusal(Array(body.utf8), client: client)
+                #expect(answer.status == 21000)
+                #expect(answer.code == "duplicate_member")
+            }
+        }
+    }
+
+    /// `exclude-old-transactions: "true"` (a string), and any member of the wrong type: refused
+    /// with 21000 `wrong_member_type`, not read as false or as absent. `null` counts as absent.
+    @Test func aMemberOfTheWrongTypeIsReadAsSomethingElse() async throws {
+        let genuine = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
+        let (_, app) = try ServerFixtures.application(ServerOptions())
+        try await app.test(.live) { client in
+            for body in [
+                #"{"receipt-data":"\#(genuine)","exclude-old-transactions":"true"}"#,
+                #"{"receipt-data":"\#(genuine)","exclude-old-transactions":1}"#,
+                #"{"receipt-data":"\#(genuine)","password":12345}"#, #"{"receipt-data":["\#(genuine)"]}"#, #"{"receipt-data":42}"#,
+            ] {
+                let answer = try await Self.refusal(Array(body.utf8), client: client)
+                #expect(answer.status == 21000, "\(body.suffix(40))")
+                #expect(answer.code == "wrong_member_type", "\(body.suffix(40))")
+            }
+            let accepted = #"{"receipt-data":"\#(genuine)","password":null,"exclude-old-transactions":true}"#
+            #expect(try await Self.refusal(Array(accepted.utf8), client: client).status == 0)
+        }
+    }
+
+    /// Bytes that are not UTF-8 inside `receipt-data`: 21002 `receipt_data_not_utf8`, not
+    /// `missing_receipt_data` (the member is there).
+    @Test func invalidUTF8InReceiptDataIsReportedAsMissing() async throws {
+        let (_, app) = try ServerFixtures.application(ServerOptions())
+        try await app.test(.live) { client in
+            let body = Array(#"{"receipt-data":"MIIT"#.utf8) + [0xFF, 0xFE] + Array(#"AAAA"}"#.utf8)
+            let answer = try await Self.refusal(body, client: client)
+            #expect(answer.status == 21002)
+            #expect(answer.code == "receipt_data_not_utf8")
+        }
+    }
+
     @Test func aBodyOverTheLimitGets413WithStatus21000() async throws {
         var options = ServerOptions()
         options.maximumBodySize = 4096

@@ -8,9 +8,11 @@ import Foundation
 /// the logic of ReceiptKit's HTTP service and of `receipt verify --format apple`, with no HTTP in it.
 ///
 /// The checks run in this order, and the first that fails decides the status:
-/// 1. the body is a JSON object (21000), with a `receipt-data` string (21002);
+/// 1. the body is a JSON object whose members have distinct names and the right types (21000),
+///    with a `receipt-data` string (21002; see ``AppleVerifyReceiptRequest/init(parsing:)``);
 /// 2. the validator accepts the receipt: 21002 when it is not a receipt at all, 21003 when it
-///    cannot be authenticated (see ``AppleVerifyReceiptStatus/init(_:)``);
+///    cannot be authenticated, 21005 when the crypto library failed (see
+///    ``AppleVerifyReceiptStatus/init(_:)``);
 /// 3. the receipt's environment matches the endpoint's (21007 sandbox receipt on production,
 ///    21008 production receipt on sandbox; see ``AppleVerifyReceiptEnvironment/init(receiptType:)``);
 /// 4. the bundle id is one the endpoint accepts (21003);
@@ -50,8 +52,15 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         public static let notPOST = "not_post"
         /// The body is larger than the service accepts.
         public static let bodyTooLarge = "body_too_large"
-        /// `receipt-data` is missing or not a string.
+        /// `receipt-data` is missing (or null).
         public static let missingReceiptData = "missing_receipt_data"
+        /// Two members of the body have the same name (status 21000).
+        public static let duplicateMember = "duplicate_member"
+        /// A member of the body has the wrong type: `receipt-data` or `password` not a string,
+        /// `exclude-old-transactions` not a boolean (status 21000).
+        public static let wrongMemberType = "wrong_member_type"
+        /// The `receipt-data` string is not valid UTF-8 (status 21002).
+        public static let receiptDataNotUTF8 = "receipt_data_not_utf8"
         /// A sandbox receipt was sent to a production endpoint.
         public static let sandboxReceipt = "sandbox_receipt"
         /// A production receipt was sent to a sandbox endpoint.
@@ -77,9 +86,11 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
 
     /// The response to a request body (the bytes of an HTTP POST).
     public func respond(toBody body: some Collection<UInt8>, at requestDate: Date = Date()) -> AppleVerifyReceiptResponse {
-        guard let request = AppleVerifyReceiptRequest(jsonBody: body) else {
-            return AppleVerifyReceiptResponse(
-                status: .badRequest, code: FailureCode.notJSONObject, message: "the request body is not a JSON object")
+        let request: AppleVerifyReceiptRequest
+        do {
+            request = try AppleVerifyReceiptRequest(parsing: body)
+        } catch {
+            return AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message)
         }
         return respond(to: request, at: requestDate)
     }
@@ -89,7 +100,7 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         guard let receiptData = request.receiptData else {
             return AppleVerifyReceiptResponse(
                 status: .malformedReceiptData, code: FailureCode.missingReceiptData,
-                message: "the request has no receipt-data string")
+                message: "the request has no receipt-data member")
         }
         let validated: ValidatedReceipt
         do {

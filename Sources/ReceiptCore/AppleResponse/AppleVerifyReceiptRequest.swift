@@ -1,15 +1,9 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Apple's `verifyReceipt` request body: `{"receipt-data": "…", "password": "…",
 /// "exclude-old-transactions": true}`.
 public struct AppleVerifyReceiptRequest: Hashable, Sendable {
-    /// `receipt-data`: the base64 receipt; nil when missing or not a string.
+    /// `receipt-data`: the base64 receipt; nil when missing (or `null`).
     public var receiptData: String?
-    /// `password`: the app's shared secret; nil when missing or not a string.
+    /// `password`: the app's shared secret; nil when missing (or `null`).
     public var password: String?
     /// `exclude-old-transactions`: `true` keeps only the latest transaction of each subscription.
     public var excludesOldTransactions: Bool
@@ -21,26 +15,46 @@ public struct AppleVerifyReceiptRequest: Hashable, Sendable {
         self.excludesOldTransactions = excludesOldTransactions
     }
 
-    /// Reads a JSON body; nil when it is not JSON or not a JSON object (Apple's 21000).
-    /// Members of the wrong type count as absent; unknown members are ignored.
-    public init?(jsonBody body: some Collection<UInt8>) {
-        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body)) else { return nil }
-        self.init(receiptData: decoded.receiptData, password: decoded.password, excludesOldTransactions: decoded.excludesOldTransactions)
+    /// Reads a JSON body strictly: it must be one JSON object (RFC 8259, UTF-8) whose members
+    /// have distinct names; `receipt-data` and `password` must be strings, and
+    /// `exclude-old-transactions` a boolean (`null` counts as absent). Other members are ignored
+    /// (but must be valid JSON). A member of the wrong type is refused rather than read as absent
+    /// or false, and a repeated name rather than one of its values picked, because a proxy or
+    /// another parser in front may read such a body otherwise.
+    /// - Throws: ``Refusal``: 21000 for a body that is not such an object (`not_json_object`,
+    ///   `duplicate_member`, `wrong_member_type`), 21002 for a `receipt-data` string that is not
+    ///   valid UTF-8 (`receipt_data_not_utf8`).
+    public init(parsing body: some Collection<UInt8>) throws(Refusal) {
+        let read: Result<AppleVerifyReceiptRequest, Refusal> =
+            body.withContiguousStorageIfAvailable { AppleVerifyReceiptRequestReader.read($0) }
+            ?? Array(body).withUnsafeBufferPointer { AppleVerifyReceiptRequestReader.read($0) }
+        self = try read.get()
     }
 
-    /// The body's members, each read leniently.
-    private struct Body: Decodable {
-        var receiptData: String?
-        var password: String?
-        var excludesOldTransactions = false
+    /// Reads a JSON body as ``init(parsing:)`` does; nil when it refuses the body.
+    public init?(jsonBody body: some Collection<UInt8>) {
+        guard let request = try? AppleVerifyReceiptRequest(parsing: body) else { return nil }
+        self = request
+    }
 
-        init(from decoder: any Decoder) throws {
-            // Anything but an object fails here, and so becomes 21000.
-            let container = try decoder.container(keyedBy: AppleResponseKey.self)
-            receiptData = try? container.decodeIfPresent(String.self, forKey: AppleResponseKey("receipt-data"))
-            password = try? container.decodeIfPresent(String.self, forKey: AppleResponseKey("password"))
-            excludesOldTransactions =
-                ((try? container.decodeIfPresent(Bool.self, forKey: AppleResponseKey("exclude-old-transactions"))) ?? nil) ?? false
+    /// Why a body is not a request: Apple's status, a ``AppleVerifyReceiptEndpoint/FailureCode``
+    /// and a sentence naming the member at fault.
+    public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        /// 21000 (the body) or 21002 (`receipt-data`).
+        public var status: AppleVerifyReceiptStatus
+        /// The `receiptkit` code.
+        public var code: String
+        /// What is wrong, for people.
+        public var message: String
+
+        /// Creates a refusal.
+        public init(status: AppleVerifyReceiptStatus, code: String, message: String) {
+            self.status = status
+            self.code = code
+            self.message = message
         }
+
+        /// `code: message`.
+        public var description: String { "\(code): \(message)" }
     }
 }
