@@ -47,6 +47,11 @@ step "soak compare: ReceiptSoak (Fuzz/, release) over every fixture folder, cold
 (cd Fixtures && "$root/.build-soak/release/ReceiptSoak" compare backend-disagreements signed-data-classes generated/hostile generated/receipts \
     generated/edges real/receipts real/legacy fuzz-regressions/*)
 
+step "third backend: Backends/SwiftCrypto (its own package, ReceiptKit at traits: [], swift-crypto + swift-certificates) runs the whole conformance kit off, cold and warm"
+# Its own scratch path: it builds ReceiptKit with no trait and BoringSSL (about 3 minutes cold on two shared cores).
+swift test --package-path Backends/SwiftCrypto --scratch-path "$root/.build-swiftcrypto" 2>&1 \
+    | grep -E "swift-crypto \(|✘|passed after|failed after"
+
 step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
 (cd Server && swift build --build-tests && swift test --skip-build)
 
