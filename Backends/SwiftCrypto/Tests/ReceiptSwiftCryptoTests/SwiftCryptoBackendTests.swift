@@ -61,6 +61,19 @@ import Testing
         } throws: { ($0 as? ReceiptValidationError)?.code == .untrustedChain }
     }
 
+    /// Through the validator: a changed Apple receipt is `invalid_signature` at its creation date
+    /// and `certificate_expired` now (time outranks the signature; the backend checks no time).
+    @Test func certificateTimeOutranksABadSignature() throws {
+        var bytes = try Self.fixture("real/receipts/aiv-production-macos-mindnode-2017.receipt")
+        let store = try backend.makeTrustStore(anchors: AppleRootCertificates.appleRoots)
+        let range = try #require(try backend.verifySignedData(bytes, trustStore: store).inputContentRange)
+        bytes[range.upperBound - 1] ^= 0x01
+        let atCreation = try ReceiptValidator(backend: backend, configuration: .init(verificationTime: .creationDate))
+        #expect(atCreation.report(for: bytes).error?.code == .invalidSignature)
+        let now = try ReceiptValidator(backend: backend, configuration: .init(verificationTime: .now))
+        #expect(now.report(for: bytes).error?.code == .certificateExpired)
+    }
+
     @Test func loadsPEMAndRefusesGarbage() throws {
         let der = try Self.fixture("generated/pki/root.cer")
         let pem = "-----BEGIN CERTIFICATE-----\n" + Data(der).base64EncodedString(options: .lineLength64Characters)
