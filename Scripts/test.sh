@@ -56,6 +56,11 @@ soak_started=$SECONDS
     ${RECEIPTKIT_UNSIGNED_EDITS_SEED:+--seed "$RECEIPTKIT_UNSIGNED_EDITS_SEED"}
 printf 'soak unsigned-edits: %ds\n' "$((SECONDS - soak_started))"
 
+step "third backend: Backends/SwiftCrypto (its own package, ReceiptKit at traits: [], swift-crypto + swift-certificates) runs the whole conformance kit off, cold and warm"
+# Its own scratch path: it builds ReceiptKit with no trait and BoringSSL (about 3 minutes cold on two shared cores).
+swift test --package-path Backends/SwiftCrypto --scratch-path "$root/.build-swiftcrypto" 2>&1 \
+    | grep -E "swift-crypto \(|✘|passed after|failed after"
+
 step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
 (cd Server && swift build --build-tests && swift test --skip-build)
 bash Scripts/check-server-readme.sh "$(cd Server && swift build --show-bin-path)/receipt-server"

@@ -9,15 +9,15 @@ import ReceiptCore
 
 /// The GnuTLS implementation of ``CryptoBackend`` (GnuTLS 3.7 or later).
 ///
-/// GnuTLS's own PKCS #7 verification cannot check validity at a chosen time without changing
-/// process-wide state, so this backend verifies in steps, each with per-call flags only:
-/// ReceiptCore's shared `SignedDataStructure` checks the structure first (with GnuTLS decoding
-/// each embedded certificate), so that every backend classifies damaged input alike;
-/// it finds the signer among the embedded certificates, builds the chain to one of the caller's
-/// anchors and verifies it with `gnutls_x509_trust_list_verify_crt2` (time checks disabled, SHA-1
-/// allowed for that call), checks every chain certificate's validity period at the caller's time
-/// in Swift, then verifies the signature with the leaf's public key — over the content, or over
-/// the DER of the signed attributes after checking their messageDigest against the content.
+/// GnuTLS's own PKCS #7 verification refuses an expired signer whatever the flags, so this
+/// backend verifies in steps, each with per-call flags only: ReceiptCore's shared structure checks
+/// run first when the caller has not run them (with GnuTLS decoding each embedded certificate), so
+/// that every backend classifies damaged input alike; it finds the signer among the embedded
+/// certificates, builds the chain to one of the caller's anchors and verifies it with
+/// `gnutls_x509_trust_list_verify_crt2` (time checks disabled: validity periods are the
+/// validator's rule; SHA-1 allowed for that call), then verifies the signature with the leaf's
+/// public key — over the content, or over the DER of the signed attributes after checking their
+/// messageDigest against the content.
 /// A canonical DER envelope is imported without its content (`GnuTLSImportedSignedData`), which
 /// the signature checks then read in place from the caller's bytes: GnuTLS keeps no copy of a
 /// large receipt's content, and the result returns the content where it lies in the caller's bytes
@@ -43,26 +43,22 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         try GnuTLSTrustStore(anchors: anchors)
     }
 
-    /// Verifies a DER or BER PKCS #7 signedData against `trustStore` at `time`.
-    public func verifySignedData(
-        _ bytes: [UInt8],
-        trustStore: any TrustStore,
-        at time: Date
-    ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore, at: time)
+    /// Verifies a DER or BER PKCS #7 signedData against `trustStore` (no validity period is checked).
+    public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore)
     }
 
-    /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
+    /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
     /// (`SignedDataEnvelope(bytes)`): a canonical DER envelope is imported as its
     /// ``DetachedSignedData`` and the content read in place (`GnuTLSImportedSignedData`); with
     /// `nil` the input is imported as given, with its content. Both give the same result for
-    /// every input (the tests compare them).
+    /// every input (the tests compare them). `checked` is the validator's summary of `bytes`
+    /// (`nil`: the shared checks run here).
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
         checked: CheckedSignedData?,
-        trustStore: any TrustStore,
-        at time: Date
+        trustStore: any TrustStore
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         guard let store = trustStore as? GnuTLSTrustStore else {
             throw ReceiptValidationError(
@@ -89,7 +85,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
             for (index, range) in checked.certificates.enumerated() { try decode(Array(bytes[range]), index) }
             structure = checked
         } else {
-            structure = try SignedDataStructure(checking: bytes, decodeCertificate: decode).checked
+            structure = try CheckedSignedData(checking: bytes, decodeCertificate: decode)
         }
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
@@ -140,18 +136,14 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
         // 2. Chain to the caller's anchors (time checks disabled).
         let leaf = try signerCertificate(for: info, among: embedded)
-        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store, at: time)
+        let chain = try GnuTLSChainBuilder.verifiedChain(leaf: leaf, embedded: embedded, store: store)
 
         guard let verifiedLeaf = chain.first else {
             throw ReceiptValidationError(.untrustedChain, "GnuTLS returned an empty chain for the signer.")
         }
-
-        // 3. Validity of every chain certificate at the caller's time, anchor down to leaf, by the
-        //    rule every backend shares.
         let signerChain = chain.map { Certificate(derBytes: $0.derBytes) }
-        try ValidityPeriod.check(signerChain, at: time)
 
-        // 4. The signature.
+        // 3. The signature.
         try Self.verifySignature(
             info: info, layout: signerLayout, digestAlgorithm: structure.digestAlgorithm, contentType: layout.contentTypeTLV,
             content: content, leaf: verifiedLeaf

@@ -1,9 +1,4 @@
 #if GnuTLS
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 internal import CReceiptGnuTLS
 import ReceiptCore
 
@@ -16,18 +11,15 @@ enum GnuTLSChainBuilder {
     /// Longer chains are refused (Apple's is 3).
     static let maximumLength = 8
 
-    /// The verified chain, leaf first, ending with the anchor object from `store`.
-    /// - Parameter time: the verification time, used only to choose between several issuers that
-    ///   carry the right name and signed the certificate (one valid at `time` is preferred, as
-    ///   OpenSSL's issuer lookup prefers one); validity itself is checked by the caller.
+    /// The verified chain, leaf first, ending with the anchor object from `store`. No validity
+    /// period is checked (the validator checks the returned chain at its verification time).
     /// - Throws: ``ReceiptValidationError/Code/untrustedChain``.
     static func verifiedChain(
         leaf: GnuTLSX509Certificate,
         embedded: [GnuTLSX509Certificate],
-        store: GnuTLSTrustStore,
-        at time: Date
+        store: GnuTLSTrustStore
     ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
-        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates, at: time)
+        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates)
         var handles: [OpaquePointer?] = chain.map(\.handle)
         var status: UInt32 = 0
         let result = gnutls_x509_trust_list_verify_crt2(
@@ -55,8 +47,7 @@ enum GnuTLSChainBuilder {
     private static func path(
         from leaf: GnuTLSX509Certificate,
         embedded: [GnuTLSX509Certificate],
-        anchors: [GnuTLSX509Certificate],
-        at time: Date
+        anchors: [GnuTLSX509Certificate]
     ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
         var chain: [GnuTLSX509Certificate] = []
         var current = leaf
@@ -102,12 +93,13 @@ enum GnuTLSChainBuilder {
                 }
             }
             // Prefer an issuer whose key really signed `current`; anchors before embedded ones;
-            // among several, one valid at `time`, else the one expiring last (OpenSSL's choice).
-            if let anchor = preferred(namedAnchors.filter { current.isSigned(by: $0) }, at: time) {
+            // among several, the first (the validator hands over one candidate path at a time, so
+            // only a direct call with several same-name issuers meets this choice).
+            if let anchor = namedAnchors.first(where: { current.isSigned(by: $0) }) {
                 chain.append(anchor)
                 return chain
             }
-            if let next = preferred(namedUnused.filter { current.isSigned(by: $0) }, at: time) {
+            if let next = namedUnused.first(where: { current.isSigned(by: $0) }) {
                 current = next
                 continue
             }
@@ -127,23 +119,6 @@ enum GnuTLSChainBuilder {
                 libraryMessage: GnuTLSMessage.verificationText(for: GNUTLS_CERT_SIGNER_NOT_FOUND)
             )
         }
-    }
-
-    /// The first of `candidates` valid at `time`; otherwise the one with the latest notAfter
-    /// (the first of equals); `nil` when there is none.
-    static func preferred(_ candidates: [GnuTLSX509Certificate], at time: Date) -> GnuTLSX509Certificate? {
-        guard candidates.count > 1 else { return candidates.first }
-        let second = ValidityPeriod.second(of: time)
-        if let second, let current = candidates.first(where: { candidate in
-            ValidityPeriod(certificate: candidate.derBytes)?.contains(second: second) ?? false
-        }) {
-            return current
-        }
-        var latest = candidates[0]
-        for candidate in candidates.dropFirst() where (candidate.expirationTime ?? Int.min) > (latest.expirationTime ?? Int.min) {
-            latest = candidate
-        }
-        return latest
     }
 }
 #endif

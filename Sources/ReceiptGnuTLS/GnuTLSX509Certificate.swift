@@ -107,18 +107,6 @@ final class GnuTLSX509Certificate {
         }
     }
 
-    /// notBefore as seconds since 1970, or `nil` when GnuTLS cannot read it.
-    var activationTime: Int? {
-        let time = gnutls_x509_crt_get_activation_time(handle)
-        return time == -1 ? nil : Int(time)
-    }
-
-    /// notAfter as seconds since 1970, or `nil` when GnuTLS cannot read it.
-    var expirationTime: Int? {
-        let time = gnutls_x509_crt_get_expiration_time(handle)
-        return time == -1 ? nil : Int(time)
-    }
-
     /// Whether `candidate`'s subject matches this certificate's issuer (name and key identifiers;
     /// no signature check).
     func isNamedAsIssued(by candidate: GnuTLSX509Certificate) -> Bool {

@@ -14,9 +14,10 @@ public typealias DefaultCryptoBackend = OpenSSLBackend
 #elseif GnuTLS
 /// The backend chosen at build time: GnuTLS (the `OpenSSL` trait is disabled).
 public typealias DefaultCryptoBackend = GnuTLSBackend
-#else
-#error("ReceiptKit needs a crypto backend: enable the OpenSSL or GnuTLS package trait.")
 #endif
+// With neither trait (`traits: []`), ReceiptKit is the verifier without a C library and without a
+// default backend: the dependent brings a ``CryptoBackend`` of its own (as `Backends/SwiftCrypto`
+// does) and passes it to ``ReceiptValidator/init(backend:configuration:)``.
 
 /// The crypto backends compiled into this build, the default first.
 public enum CryptoBackends {

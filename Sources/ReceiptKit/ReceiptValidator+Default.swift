@@ -1,3 +1,4 @@
+#if OpenSSL || GnuTLS
 extension ReceiptValidator {
     /// Creates a validator on the backend chosen at build time (``DefaultCryptoBackend``).
     ///
@@ -9,3 +10,4 @@ extension ReceiptValidator {
         try self.init(backend: DefaultCryptoBackend(), configuration: configuration)
     }
 }
+#endif

@@ -11,8 +11,8 @@ import ReceiptCore
 ///
 /// Verifies PKCS #7 signedData (DER or BER) with `d2i_PKCS7`, `X509_verify_cert` and
 /// `PKCS7_verify`, loads certificates with `d2i_X509` / `PEM_read_bio_X509`, and hashes with
-/// `EVP_Digest*`. It keeps no state and changes no process-wide OpenSSL setting: the verification
-/// time, the "any" purpose and the trust anchors apply to one verification context at a time.
+/// `EVP_Digest*`. It keeps no state and changes no process-wide OpenSSL setting: the flags, the
+/// "any" purpose and the trust anchors apply to one verification context at a time.
 /// Each call starts by clearing the calling thread's OpenSSL error queue, and a failure carries
 /// the whole drained queue in ``ReceiptValidationError/libraryMessage``.
 public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
@@ -39,38 +39,32 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         return try OpenSSLTrustStore(anchors: anchors)
     }
 
-    /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore` at `time`.
+    /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore`.
     ///
-    /// The structure is first checked by ReceiptCore's shared `SignedDataStructure` (with
-    /// `d2i_X509` decoding each embedded certificate), so that every backend classifies damaged
-    /// input alike. The chain is then built from the embedded certificates (as untrusted
-    /// intermediates only) to the store's anchors, at `time` (and without time checks when that
-    /// fails on a validity period, to classify trust); the signature (over the content, or over
-    /// the signed attributes and their messageDigest) is checked last. Extended key usage is not checked.
+    /// The structure is first checked by ReceiptCore's shared checks (with `d2i_X509` decoding
+    /// each embedded certificate), so that every backend classifies damaged input alike. The chain
+    /// is then built from the embedded certificates (as untrusted intermediates only) to the
+    /// store's anchors without time checks (`X509_V_FLAG_NO_CHECK_TIME`: the validator checks the
+    /// returned chain at its verification time); the signature (over the content, or over the
+    /// signed attributes and their messageDigest) is checked last. Extended key usage is not checked.
     /// - Throws: ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
     ///   ``ReceiptValidationError/Code/invalidCertificate``, ``ReceiptValidationError/Code/invalidSignature``
     ///   (the signer's algorithms and signed attributes),
-    ///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/certificateExpired``,
-    ///   ``ReceiptValidationError/Code/certificateNotYetValid``, ``ReceiptValidationError/Code/invalidSignature``,
+    ///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/invalidSignature``,
     ///   in that order of precedence; ``ReceiptValidationError/Code/backendFailure`` for another
     ///   backend's trust store or an OpenSSL failure unrelated to the input.
-    public func verifySignedData(
-        _ bytes: [UInt8],
-        trustStore: any TrustStore,
-        at time: Date
-    ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore, at: time)
+    public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore)
     }
 
-    /// ``verifySignedData(_:trustStore:at:)`` with the envelope the caller read from `bytes`
+    /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
     /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach, and
-    /// what the structure checks establish on `bytes` when the caller knows it (`nil`: they run here).
+    /// the validator's summary of `bytes` when it has one (`nil`: the shared checks run here).
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
         checked: CheckedSignedData?,
-        trustStore: any TrustStore,
-        at time: Date
+        trustStore: any TrustStore
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
@@ -78,10 +72,9 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
             throw ReceiptValidationError(
                 .backendFailure, "The trust store was not made by the OpenSSL backend.")
         }
-        let verificationTime = try OpenSSLSignedDataVerifier.unixTime(time)
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
             try OpenSSLSignedDataVerifier.verify(
-                bytes, envelope: envelope, checked: checked, store: store.store, anchors: store.anchors, at: verificationTime)
+                bytes, envelope: envelope, checked: checked, store: store.store, anchors: store.anchors)
         }
     }
 

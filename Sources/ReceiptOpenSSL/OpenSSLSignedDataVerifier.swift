@@ -9,30 +9,20 @@ import ReceiptCore
 
 /// The steps of one PKCS #7 signedData verification with OpenSSL.
 ///
-/// Order (and so precedence of failures): the shared structure checks (``SignedDataStructure``:
-/// `not_pkcs7`, `not_signed`, `invalid_certificate`, `invalid_signature` for the signer's algorithms,
-/// `untrusted_chain` for a missing signer certificate), decode (`not_pkcs7`), structure (`not_signed`), chain
-/// (`untrusted_chain`, which outranks time: a chain failing at the chosen time on a validity period
-/// is verified again without time checks and reported broken if it is), certificate time
-/// (`certificate_expired`, `certificate_not_yet_valid`), signature (`invalid_signature`). Every handle created here is
-/// freed exactly once by a `defer` next to its creation.
+/// Order (and so precedence of failures): the shared structure checks when the caller has not run
+/// them (`CheckedSignedData`: `not_pkcs7`, `not_signed`, `invalid_certificate`, `invalid_signature`
+/// for the signer's algorithms, `untrusted_chain` for a missing signer certificate), decode
+/// (`not_pkcs7`), structure (`not_signed`), chain (`untrusted_chain`), signature
+/// (`invalid_signature`). The chain is verified without time checks
+/// (`X509_V_FLAG_NO_CHECK_TIME`): validity periods are the validator's rule. Every handle created
+/// here is freed exactly once by a `defer` next to its creation.
 enum OpenSSLSignedDataVerifier {
-    /// Converts a verification date to whole seconds since 1970 (`time_t`).
-    static func unixTime(_ date: Date) throws(ReceiptValidationError) -> Int {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        // ±10^12 s is ±31,000 years: far beyond any certificate, well inside Int and time_t.
-        guard seconds.isFinite, abs(seconds) < 1e12 else {
-            throw ReceiptValidationError(.backendFailure, "The verification time \(date) cannot be represented.")
-        }
-        return Int(seconds)
-    }
-
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
-    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `checked`, when given, what
-    /// ``SignedDataStructure`` establishes on `bytes` (then the shared checks do not run again).
+    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `checked`, when given, the
+    /// validator's summary of `bytes` (then the shared checks do not run again).
     static func verify(
         _ bytes: [UInt8], envelope: SignedDataEnvelope?, checked: CheckedSignedData?, store: OpaquePointer,
-        anchors: [Certificate], at time: Int
+        anchors: [Certificate]
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
         //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
@@ -48,9 +38,9 @@ enum OpenSSLSignedDataVerifier {
             }
             structure = checked
         } else {
-            structure = try SignedDataStructure(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
+            structure = try CheckedSignedData(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
                 if case .failure = decoded { try checkDecodes(certificate, index: index) }
-            }.checked
+            }
         }
         if case .success(let lean) = decoded, lean.omittedCertificates.contains(structure.signerCertificate) {
             // The signer's own certificate is an anchor: OpenSSL must find it in the structure.
@@ -81,24 +71,12 @@ enum OpenSSLSignedDataVerifier {
                 .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
 
-        // 1. The chain at the caller's time (OpenSSL prefers issuers valid then); this is the chain
-        //    returned. Only when that fails on a certificate's validity period is it verified again
-        //    without time checks, so that a broken chain (untrusted_chain) is still reported before
-        //    expired certificates, and that chain is then held to the shared rule: OpenSSL's own
-        //    treats a certificate's notAfter second as expired, RFC 5280 and ``ValidityPeriod`` do not.
-        var chain: [Certificate]
-        do {
-            chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: time)
-        } catch let error where error.code == .certificateExpired || error.code == .certificateNotYetValid {
-            chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store, time: nil)
-        }
-        // 2. Validity of every chain certificate at the caller's time, anchor down to leaf, by the
-        //    rule every backend shares (it accepts every chain OpenSSL accepted at that second).
-        try ValidityPeriod.check(chain, at: Date(timeIntervalSince1970: Double(time)))
+        // 1. The chain, without time checks; this is the chain returned.
+        let chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store)
 
-        // 3. The signature over the content (or the signed attributes and their messageDigest).
-        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors and time. A
-        //    detached structure reads the content in place from a read-only memory BIO.
+        // 2. The signature over the content (or the signed attributes and their messageDigest).
+        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors. A detached
+        //    structure reads the content in place from a read-only memory BIO.
         guard verifySignature(pkcs7, bytes: bytes, detachedContent: signed.detachedContent) else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature does not match the signed content.",
@@ -269,13 +247,12 @@ enum OpenSSLSignedDataVerifier {
     // MARK: Chain
 
     /// Verifies the chain from `leaf` to an anchor of `store`, with `untrusted` as the only source
-    /// of intermediates. `time == nil` disables validity-period checks.
+    /// of intermediates, without time checks.
     /// - Returns: the verified chain, leaf first, as DER.
     private static func verifyChain(
         leaf: OpaquePointer,
         untrusted: OpaquePointer?,
-        store: OpaquePointer,
-        time: Int?
+        store: OpaquePointer
     ) throws(ReceiptValidationError) -> [Certificate] {
         guard let context = X509_STORE_CTX_new() else {
             throw ReceiptValidationError(
@@ -296,18 +273,14 @@ enum OpenSSLSignedDataVerifier {
                 .backendFailure, "OpenSSL could not set the verification purpose.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        if let time {
-            X509_VERIFY_PARAM_set_time(parameters, time)
-        } else {
-            guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME)) == 1 else {
-                throw ReceiptValidationError(
-                    .backendFailure, "OpenSSL could not disable time checks.",
-                    libraryMessage: OpenSSLErrorQueue.message())
-            }
+        guard X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME)) == 1 else {
+            throw ReceiptValidationError(
+                .backendFailure, "OpenSSL could not disable time checks.",
+                libraryMessage: OpenSSLErrorQueue.message())
         }
 
         guard X509_verify_cert(context) == 1 else {
-            throw chainError(context, timeChecked: time != nil)
+            throw chainError(context)
         }
 
         guard let chain = X509_STORE_CTX_get1_chain(context) else {
@@ -333,22 +306,12 @@ enum OpenSSLSignedDataVerifier {
         return certificates
     }
 
-    private static func chainError(_ context: OpaquePointer, timeChecked: Bool) -> ReceiptValidationError {
+    private static func chainError(_ context: OpaquePointer) -> ReceiptValidationError {
         let code = X509_STORE_CTX_get_error(context)
         let depth = X509_STORE_CTX_get_error_depth(context)
         let reason = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
         let library = OpenSSLErrorQueue.message(prefix: "\(reason) (X509_V_ERR \(code) at depth \(depth))")
         switch code {
-        case X509_V_ERR_CERT_HAS_EXPIRED where timeChecked:
-            return ReceiptValidationError(
-                .certificateExpired,
-                "A certificate of the chain (depth \(depth)) had expired at the verification time.",
-                libraryMessage: library)
-        case X509_V_ERR_CERT_NOT_YET_VALID where timeChecked:
-            return ReceiptValidationError(
-                .certificateNotYetValid,
-                "A certificate of the chain (depth \(depth)) was not yet valid at the verification time.",
-                libraryMessage: library)
         case X509_V_ERR_OUT_OF_MEM:
             return ReceiptValidationError(.backendFailure, "OpenSSL ran out of memory verifying the chain.", libraryMessage: library)
         default:

@@ -5,7 +5,7 @@ import ReceiptCore
 /// An OpenSSL `X509_STORE` holding exactly the caller's anchors, built once and shared.
 ///
 /// The store is never modified after ``init(anchors:)``: every verification creates its own
-/// `X509_STORE_CTX`, whose `X509_VERIFY_PARAM` (time, purpose, flags) is a per-call copy. OpenSSL
+/// `X509_STORE_CTX`, whose `X509_VERIFY_PARAM` (purpose, flags) is a per-call copy. OpenSSL
 /// locks and reference-counts the store internally, so concurrent verifications may share it.
 /// Certificates embedded in a receipt are only ever passed as untrusted intermediates.
 final class OpenSSLTrustStore: TrustStore, @unchecked Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptCore
 import ReceiptKit
 import Testing
 import ReceiptTestSupport
@@ -40,4 +41,17 @@ struct BackendCase: Sendable, CustomTestStringConvertible {
     /// The backend under test.
     let backend: any CryptoBackend
     var testDescription: String { backend.name }
+}
+
+extension CryptoBackend {
+    /// What the validator makes of one certificate path at `time`: the backend's verification
+    /// (signature and chain, no time), then the validator's time rule (``ValidityPeriod``) on the
+    /// chain it returned.
+    func verifySignedData(
+        _ bytes: [UInt8], trustStore: any TrustStore, checkingTimesAt time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        let verified = try verifySignedData(bytes, trustStore: trustStore)
+        try ValidityPeriod.check(verified.signerChain, at: time)
+        return verified
+    }
 }

@@ -33,7 +33,7 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let anchor = try BackendFixtures.certificate(Self.appleRoot, with: backend)
         let store = try backend.makeTrustStore(anchors: [anchor])
-        let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+        let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store)
 
         #expect(hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256)
         #expect(verified.signerChain.count == 3)
@@ -57,22 +57,26 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let bytes = try receipt.bytes()
-        let verified = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
+        let verified = try backend.verifySignedData(bytes, trustStore: store)
         let input = bytes.withUnsafeBufferPointer { $0.baseAddress }
         #expect(verified.contentSource.withUnsafeBufferPointer { $0.baseAddress } == input)
         #expect(verified.contentRange.count < bytes.count)
         #expect(hex(TestDigest.sha256(Array(bytes[verified.contentRange]))) == receipt.expected.payloadSha256)
     }
 
+    /// A backend checks no validity period: an Apple receipt whose chain has expired since verifies,
+    /// and the validator's time rule on the chain it returns reports the expiry.
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
-    func appleReceiptFailsNowWithExpiredCertificate(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
+    func appleReceiptVerifiesNowAndItsChainHasExpired(_ backendCase: BackendCase, _ receipt: RealReceipt) throws {
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
+        let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store)
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: Date())
+            try backend.verifySignedData(try receipt.bytes(), trustStore: store, checkingTimesAt: Date())
         }
         #expect(error.code == .certificateExpired, "\(error)")
         #expect(!error.message.isEmpty)
+        #expect(verified.signerChain.count == 3)
     }
 
     @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
@@ -80,7 +84,8 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: Date(timeIntervalSince1970: 946_684_800))  // 2000-01-01
+            try backend.verifySignedData(
+                try receipt.bytes(), trustStore: store, checkingTimesAt: Date(timeIntervalSince1970: 946_684_800))  // 2000-01-01
         }
         #expect(error.code == .certificateNotYetValid, "\(error)")
     }
@@ -95,7 +100,7 @@ import ReceiptTestSupport
             let store = try BackendFixtures.trustStore(anchor, with: backend)
             for time in [receipt.verificationTime, Date()] {
                 let error = try #require(throws: ReceiptValidationError.self) {
-                    try backend.verifySignedData(bytes, trustStore: store, at: time)
+                    try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: time)
                 }
                 #expect(error.code == .untrustedChain, "\(anchor) at \(time): \(error)")
             }
@@ -112,7 +117,7 @@ import ReceiptTestSupport
         let bytes = try receipt.bytes()
         #expect(receipt.expected.container.encoding == "BER")
         for time in [receipt.verificationTime, Date()] {
-            let verified = try backend.verifySignedData(bytes, trustStore: store, at: time)
+            let verified = try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: time)
             #expect(hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256)
             #expect(verified.signerChain == [anchor])
             #expect(verified.digestAlgorithm.description == receipt.expected.container.signerInfos.first?.digestAlgorithm)
@@ -125,7 +130,7 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(Self.appleRoot, with: backend)
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+            try backend.verifySignedData(try receipt.bytes(), trustStore: store)
         }
         #expect(error.code == .untrustedChain, "\(error)")
         #expect(!error.message.isEmpty)
@@ -139,7 +144,7 @@ import ReceiptTestSupport
             try BackendFixtures.certificate(Self.storeKitCertificate, with: backend),
         ])
         for receipt in BackendFixtures.realReceipts {
-            let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store, at: receipt.verificationTime)
+            let verified = try backend.verifySignedData(try receipt.bytes(), trustStore: store)
             #expect(verified.signerChain.count == (receipt.isXcode ? 1 : 3), "\(receipt.name)")
         }
     }
@@ -152,11 +157,11 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
         var bytes = try receipt.bytes()
-        let content = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime).content
+        let content = try backend.verifySignedData(bytes, trustStore: store).content
         let offset = try #require(Self.offset(of: content, in: bytes), "content not contiguous in \(receipt.name)")
         bytes[offset + content.count / 2] ^= 0x01
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
+            try backend.verifySignedData(bytes, trustStore: store)
         }
         #expect(error.code == .invalidSignature, "\(error)")
     }
@@ -170,7 +175,7 @@ import ReceiptTestSupport
         let store = try backend.makeTrustStore(anchors: [anchor])
         let bytes = try BackendFixtures.bytes(receipt.path)
         for time in [GeneratedReceipt.creationTime, Date(timeIntervalSince1970: 1_893_456_000)] {  // 2024-06-01, 2030-01-01
-            let verified = try backend.verifySignedData(bytes, trustStore: store, at: time)
+            let verified = try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: time)
             #expect(verified.content == (try BackendFixtures.bytes(receipt.payloadPath)))
             #expect(verified.signerChain.count == 3)
             #expect(verified.signerChain.last == anchor)
@@ -187,18 +192,18 @@ import ReceiptTestSupport
         let store = try BackendFixtures.trustStore(receipt.anchorPath, with: backend)
         let bytes = try BackendFixtures.bytes(receipt.path)
         guard let expected = receipt.expectedError else {
-            _ = try backend.verifySignedData(bytes, trustStore: store, at: receipt.time)
+            _ = try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: receipt.time)
             return
         }
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(bytes, trustStore: store, at: receipt.time)
+            try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: receipt.time)
         }
         #expect(error.code == expected, "\(error)")
     }
 
     /// A chain certificate whose signature does not verify is an untrusted chain, even when an
-    /// expired certificate sits above it (OpenSSL, for one, checks each certificate's time before
-    /// the next one's signature, so this needs a trust check without time first).
+    /// expired certificate sits above it: the backend reports the chain, and the time rule only
+    /// ever runs on a chain it returned.
     @Test(arguments: BackendFixtures.backends)
     func brokenCertificateSignatureOutranksExpiry(_ backendCase: BackendCase) throws {
         let backend = backendCase.backend
@@ -209,7 +214,7 @@ import ReceiptTestSupport
         bytes[offset + leaf.count - 1] ^= 0x01  // last byte of the leaf's signatureValue
         for time in [Date(timeIntervalSince1970: 1_527_854_460), Date()] {  // 2018 (valid dates), now (expired)
             let error = try #require(throws: ReceiptValidationError.self) {
-                try backend.verifySignedData(bytes, trustStore: store, at: time)
+                try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: time)
             }
             #expect(error.code == .untrustedChain, "at \(time): \(error)")
         }
@@ -233,7 +238,7 @@ import ReceiptTestSupport
         ]
         for (label, input) in inputs {
             let error = try #require(throws: ReceiptValidationError.self, "\(label)") {
-                try backend.verifySignedData(input, trustStore: store, at: receipt.verificationTime)
+                try backend.verifySignedData(input, trustStore: store)
             }
             #expect(error.code == .notPKCS7, "\(label): \(error)")
         }
@@ -249,7 +254,7 @@ import ReceiptTestSupport
             0xa0, 0x0b, 0x04, 0x09, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x70, 0x37, 0x21,
         ]
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(dataContentInfo, trustStore: store, at: Date())
+            try backend.verifySignedData(dataContentInfo, trustStore: store)
         }
         #expect(error.code == .notSigned, "\(error)")
     }
@@ -259,7 +264,7 @@ import ReceiptTestSupport
         let backend = backendCase.backend
         let receipt = try #require(BackendFixtures.appleReceipts.first)
         let error = try #require(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(try receipt.bytes(), trustStore: ForeignTrustStore(), at: receipt.verificationTime)
+            try backend.verifySignedData(try receipt.bytes(), trustStore: ForeignTrustStore())
         }
         #expect(error.code == .backendFailure)
     }
@@ -337,8 +342,8 @@ import ReceiptTestSupport
             for round in 0..<64 {
                 let (receipt, bytes) = inputs[round % inputs.count]
                 group.addTask {
-                    let verified = try backend.verifySignedData(bytes, trustStore: store, at: receipt.verificationTime)
-                    let expiredNow = (try? backend.verifySignedData(bytes, trustStore: store, at: Date())) == nil
+                    let verified = try backend.verifySignedData(bytes, trustStore: store)
+                    let expiredNow = (try? backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: Date())) == nil
                     return hex(TestDigest.sha256(verified.content)) == receipt.expected.payloadSha256 && expiredNow ? 0 : 1
                 }
             }
@@ -359,7 +364,7 @@ import ReceiptTestSupport
             var results: [(String, VerifiedSignedData)] = []
             for backend in CryptoBackends.all {
                 let store = try BackendFixtures.trustStore(anchorPath, with: backend)
-                results.append((backend.name, try backend.verifySignedData(bytes, trustStore: store, at: time)))
+                results.append((backend.name, try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: time)))
             }
             for (name, result) in results.dropFirst() {
                 #expect(result.content == results[0].1.content, "\(label): \(name) content differs from \(results[0].0)")

@@ -110,8 +110,8 @@ struct DetachedSignedDataTests {
             guard let input = Self.canonicalInputs.first(where: { $0.path == testCase.file }),
                   let detached = DetachedSignedData(input.bytes, omitting: { _ in false })
             else { continue }
-            let (store, time) = try Self.storeAndTime(for: testCase, bytes: input.bytes, backend: backend.backend)
-            let result = try backend.backend.verifySignedData(input.bytes, trustStore: store, at: time)
+            let store = try Self.store(for: testCase, backend: backend.backend)
+            let result = try backend.backend.verifySignedData(input.bytes, trustStore: store)
             #expect(result.content == Array(input.bytes[detached.content]), "\(testCase.name)")
             verified += 1
         }
@@ -125,14 +125,14 @@ struct DetachedSignedDataTests {
             guard let input = Self.canonicalInputs.first(where: { $0.path == testCase.file }),
                   let detached = DetachedSignedData(input.bytes, omitting: { _ in false }), !detached.content.isEmpty
             else { continue }
-            let (store, time) = try Self.storeAndTime(for: testCase, bytes: input.bytes, backend: backend.backend)
+            let store = try Self.store(for: testCase, backend: backend.backend)
             for offset in [detached.content.lowerBound, detached.content.upperBound - 1] {
                 var bytes = input.bytes
                 bytes[offset] ^= 0x01
                 // Still canonical: the adapters take the detached path with the damaged content.
                 #expect(DetachedSignedData(bytes, omitting: { _ in false })?.der == detached.der)
                 let error = #expect(throws: ReceiptValidationError.self, "\(testCase.name) at \(offset)") {
-                    try backend.backend.verifySignedData(bytes, trustStore: store, at: time)
+                    try backend.backend.verifySignedData(bytes, trustStore: store)
                 }
                 #expect(error?.code == .invalidSignature, "\(testCase.name): \(error?.description ?? "no error")")
                 tampered += 1
@@ -143,11 +143,8 @@ struct DetachedSignedDataTests {
 
     // MARK: Helpers
 
-    /// The trust store of the case's anchors (StoreKit anchors included as plain anchors) and the
-    /// verification time the validator chooses for it.
-    static func storeAndTime(
-        for testCase: ConformanceCase, bytes: [UInt8], backend: any CryptoBackend
-    ) throws -> (any TrustStore, Date) {
+    /// The trust store of the case's anchors (StoreKit anchors included as plain anchors).
+    static func store(for testCase: ConformanceCase, backend: any CryptoBackend) throws -> any TrustStore {
         var anchors: [Certificate] = []
         for anchor in testCase.anchors {
             switch anchor {
@@ -156,17 +153,7 @@ struct DetachedSignedDataTests {
             default: anchors.append(try BackendFixtures.certificate(anchor, with: backend))
             }
         }
-        let verificationTime: VerificationTime
-        switch testCase.time ?? "creation" {
-        case "creation": verificationTime = .creationDate
-        case "now": verificationTime = .now
-        case let text: verificationTime = .fixed(try #require(ISO8601DateFormatter().date(from: text)))
-        }
-        let validator = try ReceiptValidator(
-            backend: backend,
-            configuration: .init(trustAnchors: anchors, verificationTime: verificationTime, usesVerifiedChainCache: false))
-        let time = validator.report(for: bytes).verificationTime ?? Date()
-        return (try backend.makeTrustStore(anchors: anchors), time)
+        return try backend.makeTrustStore(anchors: anchors)
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 import ReceiptTestSupport
 
 /// GnuTLS-specific checks of `GnuTLSBackend` on the real Apple receipts and the generated test PKI:
-/// verification at a chosen time without process-wide state, BER input, chain anchoring, signed
+/// verification without process-wide state, BER input, chain anchoring, signed
 /// attributes, every failure class, and concurrent use of one trust store.
 @Suite("GnuTLSBackend")
 struct GnuTLSBackendTests {
@@ -16,7 +16,7 @@ struct GnuTLSBackendTests {
     @Test("real receipt verifies at its creation time with the exact signed content", arguments: GnuTLSRealReceipt.all)
     func realReceiptVerifiesAtCreation(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
-        let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
+        let result = try backend.verifySignedData(receipt.bytes, trustStore: store)
         #expect(hex(TestDigest.sha256(result.content)) == receipt.payloadSHA256)
         #expect(result.digestAlgorithm.description == receipt.digestAlgorithm)
         #expect(result.hasSignedAttributes == false)
@@ -24,11 +24,12 @@ struct GnuTLSBackendTests {
         #expect(result.signerChain.last == store.anchors.first)
     }
 
-    @Test("real Apple receipt fails now with certificate_expired", arguments: GnuTLSRealReceipt.all.filter { !$0.isXcode })
+    @Test("real Apple receipt verifies now; its chain has expired (the validator's rule)", arguments: GnuTLSRealReceipt.all.filter { !$0.isXcode })
     func realAppleReceiptExpiredNow(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
+        _ = try backend.verifySignedData(receipt.bytes, trustStore: store)
         let error = #expect(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(receipt.bytes, trustStore: store, at: Date())
+            try backend.verifySignedData(receipt.bytes, trustStore: store, checkingTimesAt: Date())
         }
         #expect(error?.code == .certificateExpired)
     }
@@ -37,7 +38,7 @@ struct GnuTLSBackendTests {
     func xcodeReceiptUntrustedUnderAppleRoot(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate("real/certs/AppleIncRootCertificate.cer")])
         let error = #expect(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
+            try backend.verifySignedData(receipt.bytes, trustStore: store)
         }
         #expect(error?.code == .untrustedChain)
     }
@@ -45,13 +46,13 @@ struct GnuTLSBackendTests {
     @Test("one flipped content byte fails with invalid_signature", arguments: GnuTLSRealReceipt.all)
     func flippedContentByte(receipt: GnuTLSRealReceipt) throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate(receipt.anchorPath)])
-        let verified = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
+        let verified = try backend.verifySignedData(receipt.bytes, trustStore: store)
         let probe = Array(verified.content.prefix(24))
         let offset = try #require(firstIndex(of: probe, in: receipt.bytes))
         var tampered = receipt.bytes
         tampered[offset + probe.count - 1] ^= 0x01
         let error = #expect(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData(tampered, trustStore: store, at: receipt.verificationTime)
+            try backend.verifySignedData(tampered, trustStore: store)
         }
         #expect(error?.code == .invalidSignature)
     }
@@ -64,11 +65,11 @@ struct GnuTLSBackendTests {
         let bytes = try fixture(testCase.file)
         if let expected = testCase.expectedError {
             let error = #expect(throws: ReceiptValidationError.self) {
-                try backend.verifySignedData(bytes, trustStore: store, at: testCase.time)
+                try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: testCase.time)
             }
             #expect(error?.code == expected, "\(error?.description ?? "no error")")
         } else {
-            let result = try backend.verifySignedData(bytes, trustStore: store, at: testCase.time)
+            let result = try backend.verifySignedData(bytes, trustStore: store, checkingTimesAt: testCase.time)
             #expect(result.signerChain.count == 3)
             #expect(result.signerChain.last == store.anchors.first)
             #expect(result.hasSignedAttributes == testCase.file.contains("-attrs"))
@@ -82,9 +83,8 @@ struct GnuTLSBackendTests {
     @Test("BER and DER encodings of one payload give identical content")
     func berAndDERGiveSameContent() throws {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate("generated/pki/root.cer")])
-        let time = Date(timeIntervalSince1970: 1_717_243_200)
-        let der = try backend.verifySignedData(try fixture("generated/receipts/valid-sha256-attrs.receipt"), trustStore: store, at: time)
-        let ber = try backend.verifySignedData(try fixture("generated/receipts/valid-sha256-attrs-ber.receipt"), trustStore: store, at: time)
+        let der = try backend.verifySignedData(try fixture("generated/receipts/valid-sha256-attrs.receipt"), trustStore: store)
+        let ber = try backend.verifySignedData(try fixture("generated/receipts/valid-sha256-attrs-ber.receipt"), trustStore: store)
         #expect(der.content == ber.content)
         #expect(der.content == (try fixture("generated/payloads/valid.der")))
     }
@@ -94,8 +94,7 @@ struct GnuTLSBackendTests {
         let store = try backend.makeTrustStore(anchors: [try loadCertificate("generated/pki/samename-root.cer")])
         let error = #expect(throws: ReceiptValidationError.self) {
             try backend.verifySignedData(
-                try fixture("generated/receipts/valid-sha256-noattr.receipt"), trustStore: store,
-                at: Date(timeIntervalSince1970: 1_717_243_200)
+                try fixture("generated/receipts/valid-sha256-noattr.receipt"), trustStore: store
             )
         }
         #expect(error?.code == .untrustedChain)
@@ -129,7 +128,7 @@ struct GnuTLSBackendTests {
     func foreignStore() {
         final class ForeignStore: TrustStore { let anchors: [Certificate] = [] }
         let error = #expect(throws: ReceiptValidationError.self) {
-            try backend.verifySignedData([0x30, 0x00], trustStore: ForeignStore(), at: Date())
+            try backend.verifySignedData([0x30, 0x00], trustStore: ForeignStore())
         }
         #expect(error?.code == .backendFailure)
     }
@@ -149,7 +148,7 @@ struct GnuTLSBackendTests {
             for round in 0..<64 {
                 let receipt = receipts[round % receipts.count]
                 group.addTask {
-                    let result = try backend.verifySignedData(receipt.bytes, trustStore: store, at: receipt.verificationTime)
+                    let result = try backend.verifySignedData(receipt.bytes, trustStore: store)
                     return hex(TestDigest.sha256(result.content)) == receipt.payloadSHA256
                 }
             }

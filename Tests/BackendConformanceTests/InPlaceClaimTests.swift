@@ -20,8 +20,8 @@ import Testing
         }
         func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8] { try base.sha1(parts) }
 
-        func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore, at time: Date) throws(ReceiptValidationError) -> VerifiedSignedData {
-            let verified = try base.verifySignedData(bytes, trustStore: trustStore, at: time)
+        func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
+            let verified = try base.verifySignedData(bytes, trustStore: trustStore)
             guard let range = verified.inputContentRange, !range.isEmpty else { return verified }
             var copy = bytes
             if tampers { copy[range.lowerBound + range.count / 2] ^= 0x01 }
@@ -44,7 +44,7 @@ import Testing
         for path in ["generated/receipts/valid-sha256-noattr.receipt", "generated/receipts/valid-sha256-attrs.receipt"] {
             let bytes = try BackendFixtures.bytes(path)
             let store = try BackendFixtures.trustStore("generated/pki/root.cer", with: backend)
-            let verified = try backend.verifySignedData(bytes, trustStore: store, at: RFC3339.parse("2024-06-01T12:00:00Z") ?? Date())
+            let verified = try backend.verifySignedData(bytes, trustStore: store)
             let range = try #require(verified.inputContentRange, "\(backend.name) \(path)")
             #expect(Array(bytes[range]) == verified.content)
             #expect(try Self.outcome(ClaimOnCopy(base: backend, tampers: false), path).isValid)
@@ -54,7 +54,7 @@ import Testing
         // A BER receipt is verified from a copy: no claim.
         let ber = try BackendFixtures.bytes("generated/receipts/valid-sha256-noattr-ber.receipt")
         let store = try BackendFixtures.trustStore("generated/pki/root.cer", with: backend)
-        let verified = try backend.verifySignedData(ber, trustStore: store, at: RFC3339.parse("2024-06-01T12:00:00Z") ?? Date())
+        let verified = try backend.verifySignedData(ber, trustStore: store)
         #expect(verified.inputContentRange == nil)
     }
 

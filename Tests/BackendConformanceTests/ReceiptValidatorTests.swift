@@ -61,6 +61,24 @@ import ReceiptTestSupport
         #expect(report.receipt == nil, "nothing is reported from bytes that did not verify")
     }
 
+    /// Certificate time outranks a bad signature: the backend reports the signature (it checks no
+    /// time), and the validator then checks the chain of the path it handed over. The same
+    /// changed receipt at "now", when Apple's chain has expired, is `certificate_expired`.
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.appleReceipts)
+    func certificateTimeOutranksABadSignature(_ backend: BackendCase, _ fixture: RealReceipt) throws {
+        var bytes = try fixture.bytes()
+        let content = try PKCS7Container(bytes: bytes).content
+        let probe = Array(content.prefix(32))
+        let start = try #require((0...(bytes.count - probe.count)).first { Array(bytes[$0..<($0 + probe.count)]) == probe })
+        bytes[start + probe.count - 1] ^= 0x01
+        let atCreation = try Self.validator(backend.backend) { $0.verificationTime = .fixed(fixture.verificationTime) }
+        #expect(atCreation.report(for: bytes).error?.code == .invalidSignature)
+        let now = try Self.validator(backend.backend) { $0.verificationTime = .now }
+        let report = now.report(for: bytes)
+        #expect(report.error?.code == .certificateExpired, "\(String(describing: report.error))")
+        #expect(report.receipt == nil)
+    }
+
     @Test(arguments: BackendFixtures.backends)
     func deviceHashMatchesOnlyTheRecordedDevice(_ backend: BackendCase) throws {
         for (name, device) in Self.knownDevices {

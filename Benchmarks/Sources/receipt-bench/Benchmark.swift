@@ -60,9 +60,8 @@ struct Benchmark {
                 // cold and warm.
                 let der = fixture.der
                 let payload = fixture.payload
-                let time = fixture.creationDate
                 let store = try backend.makeTrustStore(anchors: [fixture.anchor])
-                _ = try backend.verifySignedData(der, trustStore: store, at: time)
+                _ = try backend.verifySignedData(der, trustStore: store)
                 let uncached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: false))
                 let cached = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
                 let coldValidator = try ReceiptValidator(backend: backend, configuration: fixture.configuration(cache: true))
@@ -72,7 +71,7 @@ struct Benchmark {
                 let c = try CBaselineRunner(backend: backend.name, fixture: fixture)
                 var bodies: [(Int) -> Void] = [
                     { n in precondition(bl_der_walk_run(payload, payload.count, n) == walkCount) },
-                    { n in for _ in 0..<n { precondition((try? backend.verifySignedData(der, trustStore: store, at: time)) != nil) } },
+                    { n in for _ in 0..<n { precondition((try? backend.verifySignedData(der, trustStore: store)) != nil) } },
                     { n in for _ in 0..<n { precondition((try? ReceiptParser.parse(payload)) != nil) } },
                     { n in for _ in 0..<n { precondition((try? uncached.validate(der)) != nil) } },
                     { n in

@@ -1,48 +1,59 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// The crypto library underneath ReceiptKit: PKCS #7 verification, X.509 loading and SHA-1.
+/// The crypto library underneath ReceiptKit: X.509 loading, PKCS #7 signature and chain
+/// verification, and SHA-1.
 ///
 /// ReceiptKit ships two conformances, `OpenSSLBackend` and `GnuTLSBackend`, selected with package
-/// traits. Everything above this protocol (loading, parsing, Apple policy) is backend-agnostic, and
-/// the `ReceiptConformance` kit checks that every backend classifies every fixture identically.
+/// traits; `Backends/SwiftCrypto` in the repository is a third, written against this public API
+/// alone. The `ReceiptConformance` kit checks that every backend classifies every fixture
+/// identically.
 ///
-/// ``ReceiptValidator`` never hands a backend the sender's bytes: it checks the structure and
-/// its bounds first and passes a signedData it rebuilt in strict DER with the signer's digest
-/// algorithm alone, the content as one OCTET STRING, no unsigned attributes and the certificates
-/// of one candidate path (leaf first; the anchor is in the trust store), trying each candidate
-/// path in turn. A backend may still be called directly with any bytes, and must stay bounded.
+/// A backend does the crypto library's work and nothing Swift can decide. ``ReceiptValidator``
+/// decides the rest, once, for every backend: before the call it checks the structure and its
+/// bounds, chooses each candidate certificate path and hands the backend a signedData it rebuilt
+/// in strict DER (the signer's digest algorithm alone, the content as one OCTET STRING, no
+/// unsigned attributes, the path's certificates leaf first; the anchor is in the trust store);
+/// after the call it checks every certificate of the returned ``VerifiedSignedData/signerChain``
+/// against the verification time (RFC 5280 §4.1.2.5, both bounds included) and applies Apple's
+/// chain policy (marker OIDs, chain shape). So a backend checks no validity period, no extended
+/// key usage and no structure rule of its own, and takes no verification time.
 ///
-/// Contract:
-/// - Certificates load from DER or PEM; anything else throws ``ReceiptValidationError/Code/invalidCertificate``.
-/// - ``verifySignedData(_:trustStore:at:)`` accepts DER and BER signedData, SHA-1 and SHA-256 RSA
-///   signatures, with or without signed attributes; it builds the chain from the embedded
-///   certificates to the store's anchors and checks every chain certificate's validity at `time`
-///   (never at "now" unless asked), notBefore and notAfter seconds included (RFC 5280 §4.1.2.5);
-///   it accepts SHA-1-signed chains for that call only, and changes no process-wide state.
-/// - Signed attributes that are not DER throughout are `invalid_signature` (each library verifies
-///   over its own re-encoding of them), and a BMPString or UniversalString that is not a whole
-///   number of characters anywhere in the SignerInfo is `not_pkcs7`. The built-in backends share
-///   these rules (`SignedDataStructure`, `ValidityPeriod`); the conformance manifest's `edge/`
-///   cases hold every backend to them. It does not check extended key usage: Apple's policy (marker OIDs,
-///   chain shape) runs once, in Swift, over the returned ``VerifiedSignedData/signerChain``.
-/// - A backend that verified the content where it lies in its input says so by returning
-///   ``VerifiedSignedData/init(contentVerifiedIn:range:signerChain:digestAlgorithm:hasSignedAttributes:)``
-///   with the content's range in that input (``VerifiedSignedData/inputContentRange``); the
-///   validator then believes a receipt it parsed from that range before verification. The input
-///   must hold exactly the content there, or validation fails with `backend_failure`.
-/// - Failures map to the same ``ReceiptValidationError/Code`` on every backend, decided by what
-///   the adapter checks, with the library's own text in ``ReceiptValidationError/libraryMessage``:
-///   ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
-///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/invalidSignature``,
-///   ``ReceiptValidationError/Code/certificateExpired``, ``ReceiptValidationError/Code/certificateNotYetValid``.
-///   When several apply, the order of precedence is: not PKCS #7, not signed, untrusted chain,
-///   certificate time, signature.
+/// What a backend must do:
+/// - ``loadCertificate(_:)``: decode one X.509 certificate from DER or PEM and return its DER;
+///   anything else throws ``ReceiptValidationError/Code/invalidCertificate``.
+/// - ``makeTrustStore(anchors:)``: build a ``TrustStore`` (its own final class) for a set of
+///   anchors, once, usable from many tasks at once; an empty set throws
+///   ``ReceiptValidationError/Code/rootCertificateNotFound``.
+/// - ``verifySignedData(_:trustStore:)``: for a PKCS #7 signedData (DER or BER, one SignerInfo,
+///   id-data content, RSA PKCS #1 v1.5 with SHA-1 or SHA-256, with or without signed attributes):
+///   1. find the signer's certificate among the embedded ones (issuerAndSerialNumber) and verify
+///      the chain's signatures from it, through embedded certificates, up to an anchor of the
+///      store (SHA-1-signed certificates accepted, for that call only, with no process-wide
+///      state); a failure is ``ReceiptValidationError/Code/untrustedChain``;
+///   2. only then verify the signature: over the content, or over the DER `SET` of the signed
+///      attributes after checking that their messageDigest equals the content's digest; a failure
+///      is ``ReceiptValidationError/Code/invalidSignature`` — so an untrusted chain is always
+///      reported before a bad signature (the validator then reports a certificate time failure of
+///      that chain before the signature);
+///   3. return the content, the chain (leaf first, ending with the anchor; a self-signed anchor
+///      that signed directly gives a chain of one), the signer's ``DigestAlgorithm`` and whether
+///      it had signed attributes, as ``VerifiedSignedData``.
+///   Undecodable input is ``ReceiptValidationError/Code/notPKCS7`` (or
+///   ``ReceiptValidationError/Code/notSigned`` for another content type, no content or no
+///   signer), an embedded certificate the library cannot decode
+///   ``ReceiptValidationError/Code/invalidCertificate``, both before the chain; a failure that
+///   says nothing about the input (out of memory, another backend's store) is
+///   ``ReceiptValidationError/Code/backendFailure``. The library's own text goes in
+///   ``ReceiptValidationError/libraryMessage``. Called directly, a backend may be given any
+///   bytes, and must stay bounded.
+/// - ``sha1(_:)``: SHA-1 over the concatenation of the parts.
+///
+/// Optionally, a backend that verified the content where it lies in its input says so by
+/// returning ``VerifiedSignedData/init(contentVerifiedIn:range:signerChain:digestAlgorithm:hasSignedAttributes:)``
+/// with the content's range in that input (``VerifiedSignedData/inputContentRange``); the
+/// validator then believes a receipt it parsed from that range before verification. The input
+/// must hold exactly the content there, or validation fails with `backend_failure`. A backend
+/// that also adopts ``SignaturePrimitives`` serves the verified-chain cache's warm path.
 public protocol CryptoBackend: Sendable {
-    /// A short stable name: `openssl` or `gnutls`.
+    /// A short stable name, such as `openssl` or `gnutls`.
     var name: String { get }
 
     /// Decodes one X.509 certificate from DER or PEM bytes.
@@ -54,13 +65,15 @@ public protocol CryptoBackend: Sendable {
     ///   ``ReceiptValidationError/Code/invalidCertificate`` for an anchor the library rejects.
     func makeTrustStore(anchors: [Certificate]) throws(ReceiptValidationError) -> any TrustStore
 
-    /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore` at `time`.
+    /// Verifies a PKCS #7 signedData (DER or BER): the chain's signatures from the signer's
+    /// certificate up to an anchor of `trustStore`, then the signature. No validity period is
+    /// checked (the validator checks the returned chain at its verification time).
     /// - Returns: the signed content bytes, the verified chain (leaf first, anchor last) and the digest algorithm.
-    func verifySignedData(
-        _ bytes: [UInt8],
-        trustStore: any TrustStore,
-        at time: Date
-    ) throws(ReceiptValidationError) -> VerifiedSignedData
+    /// - Throws: ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
+    ///   ``ReceiptValidationError/Code/invalidCertificate``, ``ReceiptValidationError/Code/untrustedChain``,
+    ///   ``ReceiptValidationError/Code/invalidSignature``, in that order of precedence;
+    ///   ``ReceiptValidationError/Code/backendFailure``.
+    func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData
 
     /// SHA-1 over the concatenation of `parts`.
     func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8]

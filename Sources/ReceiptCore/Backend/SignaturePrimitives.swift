@@ -9,7 +9,7 @@ public protocol SignatureVerificationKey: AnyObject, Sendable {}
 /// once, digest, and verify one RSA signature with a kept key.
 ///
 /// ``ReceiptValidator`` uses them only on its fast path, for a receipt whose certificate chain it
-/// already verified in full with ``CryptoBackend/verifySignedData(_:trustStore:at:)`` (the
+/// already verified in full with ``CryptoBackend/verifySignedData(_:trustStore:)`` (the
 /// reference path). A backend that does not adopt this protocol still works: every receipt then
 /// takes the full path.
 public protocol SignaturePrimitives: CryptoBackend {

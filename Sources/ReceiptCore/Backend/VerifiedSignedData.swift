@@ -68,7 +68,7 @@ public struct VerifiedSignedData: Hashable, Sendable {
     }
 
     /// Creates a verification result for content the backend verified where it lies in its input:
-    /// `input` is the very array passed to ``CryptoBackend/verifySignedData(_:trustStore:at:)``
+    /// `input` is the very array passed to ``CryptoBackend/verifySignedData(_:trustStore:)``
     /// and `range` the content's place in it (kept as ``inputContentRange``), nothing copied.
     /// - Precondition: `range` lies within `input`; an out-of-range `range` is clamped to it.
     public init(

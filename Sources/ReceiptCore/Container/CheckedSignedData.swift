@@ -16,3 +16,19 @@ package struct CheckedSignedData: Hashable, Sendable {
     /// Whether the signer carries signed attributes.
     package var hasSignedAttributes: Bool
 }
+
+extension CheckedSignedData {
+    /// Runs the structure checks (``SignedDataStructure``) on `bytes` and returns what they
+    /// establish: what a built-in backend called directly, without the validator's summary, needs
+    /// to classify damaged input as the validator would.
+    /// - Parameter decodeCertificate: the backend library's decoding of one embedded certificate
+    ///   (its DER and its index); it throws ``ReceiptValidationError/Code/invalidCertificate``
+    ///   when the library cannot decode it.
+    /// - Throws: the code of the first failing check (see ``SignedDataStructure``).
+    package init(
+        checking bytes: [UInt8],
+        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
+    ) throws(ReceiptValidationError) {
+        self = try SignedDataStructure(checking: bytes, decodeCertificate: decodeCertificate).checked
+    }
+}

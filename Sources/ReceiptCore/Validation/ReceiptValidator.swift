@@ -160,9 +160,18 @@ public struct ReceiptValidator: Sendable {
     }
 
     /// Hands the backend the canonical signedData of each candidate path in turn (``SignerPaths``,
-    /// ``CanonicalSignedData``) and returns the first that verifies, with the form it verified.
-    /// When none does, the failure that got furthest (a signature or time failure over an
-    /// untrusted chain) is thrown, the first path's among equals; a backend failure ends at once.
+    /// ``CanonicalSignedData``) and returns the first that verifies and whose chain is valid at
+    /// `time`, with the form it verified. When none does, the failure that got furthest (a
+    /// signature or time failure over an untrusted chain) is thrown, the first path's among
+    /// equals; a backend failure ends at once.
+    ///
+    /// Time is this validator's rule, applied after the call (``ValidityPeriod``, RFC 5280
+    /// §4.1.2.5): every certificate of the chain the backend returns must be valid at `time`.
+    /// The contract's order of precedence is untrusted chain, certificate time, signature; a
+    /// backend reports an untrusted chain before a bad signature, so a bad signature means the
+    /// path's chain verified, and that chain (the path's certificates and the anchor the chain
+    /// rules chose, ``SignerPaths/Path/anchor``) is then checked at `time` before the signature
+    /// failure is reported.
     private func verifyCanonical(
         _ structure: SignedDataStructure, anchors: [ChainCertificate], store: any TrustStore, at time: Date
     ) throws(ReceiptValidationError) -> (VerifiedSignedData, CanonicalSignedData) {
@@ -173,13 +182,19 @@ public struct ReceiptValidator: Sendable {
                 if let refusal = path.refusal { throw refusal }
                 let canonical = try structure.canonical(certificates: path.certificates)
                 let verified: VerifiedSignedData
-                if let reader = backend as? any SignedDataEnvelopeVerifying {
-                    verified = try reader.verifySignedData(
-                        canonical.der, envelope: SignedDataEnvelope(canonical.der), checked: canonical.checked,
-                        trustStore: store, at: time)
-                } else {
-                    verified = try backend.verifySignedData(canonical.der, trustStore: store, at: time)
+                do throws(ReceiptValidationError) {
+                    if let reader = backend as? any SignedDataEnvelopeVerifying {
+                        verified = try reader.verifySignedData(
+                            canonical.der, envelope: SignedDataEnvelope(canonical.der), checked: canonical.checked,
+                            trustStore: store)
+                    } else {
+                        verified = try backend.verifySignedData(canonical.der, trustStore: store)
+                    }
+                } catch where error.code == .invalidSignature {
+                    try ValidityPeriod.check(Self.chain(of: path, in: structure.bytes), at: time)
+                    throw error
                 }
+                try ValidityPeriod.check(verified.signerChain, at: time)
                 return (verified, canonical)
             } catch {
                 if error.code == .backendFailure { throw error }
@@ -188,6 +203,14 @@ public struct ReceiptValidator: Sendable {
             }
         }
         throw failure ?? ReceiptValidationError(.untrustedChain, "No certificate path leads from the signer to a trust anchor.")
+    }
+
+    /// The chain a path stands for, leaf first: its certificates, then its anchor unless the
+    /// path ends with the anchor itself (a self-signed signer).
+    private static func chain(of path: SignerPaths.Path, in bytes: [UInt8]) -> [Certificate] {
+        var chain = path.certificates.map { Certificate(derBytes: Array(bytes[$0])) }
+        if let anchor = path.anchor, chain.last != anchor { chain.append(anchor) }
+        return chain
     }
 
     /// How far a path's verification got before it failed, in the contract's order of precedence.

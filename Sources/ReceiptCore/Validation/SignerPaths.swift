@@ -30,6 +30,10 @@ package struct SignerPaths: Sendable {
         package var certificates: [Range<Int>]
         /// Why the path cannot be verified, when a chain rule refuses it before any library sees it.
         package var refusal: ReceiptValidationError?
+        /// The anchor the path ends at by these rules: the first anchor named as the top
+        /// certificate's issuer that they accept (the top certificate itself when it is an
+        /// anchor); `nil` when no anchor is named or the path is refused.
+        package var anchor: Certificate?
     }
 
     /// The candidate paths, in the order they are tried.
@@ -99,33 +103,41 @@ package struct SignerPaths: Sendable {
         }
         self.paths = found.map { indices in
             let chain = indices.map { embedded[$0].certificate }
+            let verdict = Self.verdict(on: chain, anchors: anchors)
             return Path(
-                certificates: indices.map { embedded[$0].range },
-                refusal: Self.refusal(of: chain, anchors: anchors))
+                certificates: indices.map { embedded[$0].range }, refusal: verdict.refusal,
+                anchor: verdict.anchor.map { Certificate(derBytes: $0.der) })
         }
     }
 
     /// The first chain rule `chain` (leaf first, the anchor not included) breaks, or `nil`.
     static func refusal(of chain: [ChainCertificate], anchors: [ChainCertificate]) -> ReceiptValidationError? {
+        verdict(on: chain, anchors: anchors).refusal
+    }
+
+    /// The first chain rule `chain` breaks, or else the anchor it ends at (``Path/anchor``).
+    private static func verdict(
+        on chain: [ChainCertificate], anchors: [ChainCertificate]
+    ) -> (refusal: ReceiptValidationError?, anchor: ChainCertificate?) {
         for (depth, certificate) in chain.enumerated() {
             guard acceptedSignatureAlgorithms.contains(certificate.signatureAlgorithm) else {
-                return untrusted("The certificate at depth \(depth) is signed with an algorithm that is not accepted (only RSA with SHA-1 or SHA-2, and ECDSA with SHA-2).")
+                return refused("The certificate at depth \(depth) is signed with an algorithm that is not accepted (only RSA with SHA-1 or SHA-2, and ECDSA with SHA-2).")
             }
             if let problem = criticalProblem(certificate) {
-                return untrusted("The certificate at depth \(depth) \(problem).")
+                return refused("The certificate at depth \(depth) \(problem).")
             }
         }
         for depth in 0..<(chain.count - 1) {
             if let problem = linkProblem(chain[depth], issuedBy: chain[depth + 1]) {
-                return untrusted("The certificate at depth \(depth) \(problem).")
+                return refused("The certificate at depth \(depth) \(problem).")
             }
         }
-        guard let top = chain.last else { return untrusted("The path holds no certificate.") }
+        guard let top = chain.last else { return refused("The path holds no certificate.") }
         let named = anchors.filter { $0.subject == top.issuer }
-        guard !named.isEmpty else { return nil }  // no anchor by that name: the library says untrusted_chain
+        guard !named.isEmpty else { return (nil, nil) }  // no anchor by that name: the library says untrusted_chain
         var problems: [String] = []
         for anchor in named {
-            if anchor.der == top.der { return nil }  // the signer is itself the anchor
+            if anchor.der == top.der { return (nil, anchor) }  // the signer is itself the anchor
             if !anchor.isSelfIssued {
                 problems.append("is not self-issued")
             } else if let problem = criticalProblem(anchor) {
@@ -133,14 +145,14 @@ package struct SignerPaths: Sendable {
             } else if let problem = linkProblem(top, issuedBy: anchor) {
                 problems.append("ends a path whose top certificate \(problem)")
             } else {
-                return nil
+                return (nil, anchor)
             }
         }
-        return untrusted("The trust anchor named as the chain's issuer \(problems[0]).")
+        return refused("The trust anchor named as the chain's issuer \(problems[0]).")
     }
 
-    private static func untrusted(_ message: String) -> ReceiptValidationError {
-        ReceiptValidationError(.untrustedChain, message)
+    private static func refused(_ message: String) -> (refusal: ReceiptValidationError?, anchor: ChainCertificate?) {
+        (ReceiptValidationError(.untrustedChain, message), nil)
     }
 
     private static func criticalProblem(_ certificate: ChainCertificate) -> String? {
