@@ -50,13 +50,19 @@ final class ServerProcess: @unchecked Sendable {
         try await LoadBehaviourTests.listeningPort(collected)
     }
 
-    /// Its exit status once it has exited, within `seconds`; nil while it still runs.
+    /// Its exit status once it has exited, within `seconds`; nil while it still runs or when a
+    /// signal ended it.
     func exitStatus(within seconds: Double) async throws -> Int32? {
         let exited = try await RunningService.wait(seconds: seconds) { !self.process.isRunning }
-        guard exited else { return nil }
+        guard exited, process.terminationReason == .exit else { return nil }
         // The last output may still be on its way through the pipe.
         try await Task.sleep(for: .milliseconds(100))
         return process.terminationStatus
+    }
+
+    /// Sends `signal` to it, if it still runs, without waiting.
+    func signal(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// Sends SIGTERM (if it still runs) and waits for it to exit.

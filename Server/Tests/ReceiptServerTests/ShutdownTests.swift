@@ -48,37 +48,19 @@ extension LoadBehaviourTests {
     /// that has not read yet: the client gets the whole answer, and the process exits with 0.
     @Test(.timeLimit(.minutes(1)))
     func sigtermLetsTheProcessFinishItsAnswer() async throws {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("receipt-server")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build receipt-server first: swift build --build-tests")
         let (_, largeBody) = try Self.largeReceiptOptions()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
+        let server = try ServerProcess([
             "--port", "0", "--max-body-size", "\(4 << 20)", "--log-level", "info",
             "--root", ServerFixtures.directory.appendingPathComponent("generated/pki/root.cer").path,
-        ]
-        let output = Pipe()
-        let log = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = String(decoding: handle.availableData, as: UTF8.self)
-            log.withLockedValue { $0 += chunk }
-        }
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        defer {
-            output.fileHandleForReading.readabilityHandler = nil
-            if process.isRunning { process.terminate() }
-        }
-        let port = try #require(try await Self.listeningPort(log), "the server reports the port it listens on")
+        ])
+        let port = try #require(try await server.listeningPort(), "the server reports the port it listens on")
 
         let client = try RawConnection(port: port, receiveBufferSize: 32 << 10)
         client.send(Self.postHead(largeBody))
         await client.send(Array(largeBody.readableBytesView))
         let answered = try await Self.waitForAnswer(port: port)
         #expect(answered, "the large receipt is validated")
-        kill(process.processIdentifier, SIGTERM)
+        server.signal(SIGTERM)
 
         let (head, body, declared) = await client.readResponseUntilClosed(timeoutSeconds: 30)
         #expect(head.hasPrefix("HTTP/1.1 200"))
@@ -86,11 +68,9 @@ extension LoadBehaviourTests {
         let object = try ServerFixtures.object(ByteBuffer(bytes: body))
         #expect(object["status"] as? Int == 0)
         #expect(((object["receipt"] as? [String: Any])?["in_app"] as? [Any])?.count == 5000)
-        let exited = try await RunningService.wait(seconds: 30) { !process.isRunning }
-        #expect(exited)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-        let saidStopped = try await RunningService.wait(seconds: 5) { log.withLockedValue { $0 }.contains("stopped") }
+        // Exit status 0, not the signal's: the process stopped on its own after the answer.
+        #expect(try await server.exitStatus(within: 30) == 0)
+        let saidStopped = try await RunningService.wait(seconds: 5) { server.log.contains("stopped") }
         #expect(saidStopped)
     }
 
