@@ -26,21 +26,17 @@ struct ReceiptCommand: AsyncParsableCommand {
     )
 
     /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
-    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64. A plain
-    /// `verify` command line is read directly (``VerifyCommand/parseDirectly(_:)``) and run by
-    /// ``runToExit(_:)``. The allocator is set up first (``MallocTuning``).
+    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64; `verify` (the
+    /// one asynchronous command) is run by ``runToExit(_:)``. The allocator is set up first
+    /// (``MallocTuning``).
     static func main() async {
         MallocTuning.apply()
-        if let verify = VerifyCommand.parseDirectly(CommandLine.arguments.dropFirst()) {
-            await runToExit(verify)
-        }
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+            if let verify = command as? VerifyCommand {
+                await runToExit(verify)
             }
+            try command.run()
         } catch {
             exit(reporting: error)
         }
