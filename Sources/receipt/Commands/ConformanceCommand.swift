@@ -72,8 +72,10 @@ struct ConformanceCommand: ParsableCommand {
         }
         let candidates = [
             URL(fileURLWithPath: manager.currentDirectoryPath).appendingPathComponent("Fixtures", isDirectory: true),
+            // This file is Sources/receipt/Commands/ConformanceCommand.swift in the checkout.
             URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
                 .appendingPathComponent("Fixtures", isDirectory: true),
         ]
         for candidate in candidates where manager.fileExists(atPath: candidate.appendingPathComponent("manifest.json").path) {
