@@ -27,8 +27,8 @@ struct ConformanceCommand: ParsableCommand {
             """
     )
 
-    @Option(help: BackendOption.help)
-    var backend: String?
+    @Option(help: ArgumentHelp("The crypto backend (default: every one this build offers).", valueName: "name"))
+    var backend: BackendChoice?
 
     @Option(help: ArgumentHelp("The fixtures directory holding manifest.json.", valueName: "dir"))
     var fixtures: String?
@@ -37,11 +37,11 @@ struct ConformanceCommand: ParsableCommand {
     var failuresOnly = false
 
     func validate() throws {
-        if let backend { _ = try BackendOption.resolve(backend) }
+        _ = try backend?.resolve()
     }
 
     func run() throws {
-        let backends: [any CryptoBackend] = try backend.map { [try BackendOption.resolve($0)] } ?? CryptoBackends.all
+        let backends: [any CryptoBackend] = try backend.map { [try $0.resolve()] } ?? CryptoBackends.all
         let directory = try fixturesDirectory()
         let suite: ConformanceSuite
         do {

@@ -42,14 +42,10 @@ struct EntitlementsCommand: ParsableCommand {
         name: .customLong("at"),
         help: ArgumentHelp("The moment the entitlements are for: now, creation, or an RFC 3339 date.", valueName: "now|creation|date")
     )
-    var moment: String = "now"
+    var moment = VerificationTimeOption(.now)
 
     @Flag(help: "Print JSON.")
     var json = false
-
-    func validate() throws {
-        _ = try VerificationTimeOption.parse(moment)
-    }
 
     func run() throws {
         let catalog = try receiptOptions.loadCatalog()
@@ -63,7 +59,7 @@ struct EntitlementsCommand: ParsableCommand {
             }
             throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
         }
-        guard let date = try VerificationTimeOption.parse(moment).instant(for: receipt) else {
+        guard let date = moment.time.instant(for: receipt) else {
             throw CommandFailure(status: .invalid, message: "--at creation: the receipt has no creation date")
         }
         let entitlements = receipt.entitlements(at: date, catalog: catalog)

@@ -50,7 +50,7 @@ struct VerifyCommand: AsyncParsableCommand {
             valueName: "creation|now|date"
         )
     )
-    var verificationTime: String = "creation"
+    var verificationTime = VerificationTimeOption(.creationDate)
 
     @Flag(help: "Print JSON: one object per receipt (an array for several).")
     var json = false
@@ -59,14 +59,11 @@ struct VerifyCommand: AsyncParsableCommand {
     var ndjson = false
 
     @Option(help: ArgumentHelp("apple: print Apple's verifyReceipt response (with --ndjson, one line per receipt).", valueName: "format"))
-    var format: String?
+    var format: ResponseFormat?
 
     func validate() throws {
         if json && ndjson {
             throw ValidationError("--json and --ndjson cannot be combined")
-        }
-        if let format, format != "apple" {
-            throw ValidationError("--format accepts only 'apple', not '\(format)'")
         }
         if format != nil && json {
             throw ValidationError("--format apple prints JSON already; combine it with --ndjson, not --json")
@@ -74,7 +71,6 @@ struct VerifyCommand: AsyncParsableCommand {
         if files.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("standard input (-) can be named only once")
         }
-        _ = try VerificationTimeOption.parse(verificationTime)
     }
 
     /// The output format chosen by the flags.
@@ -86,8 +82,8 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let backend = try BackendOption.resolve(validation.backend)
-        let time = try VerificationTimeOption.parse(verificationTime)
+        let backend = try BackendChoice.resolve(validation.backend)
+        let time = verificationTime.time
         // The inputs are listed on another thread (a directory of 20,000 files: about 11 ms) while
         // this one loads the trust anchors and builds the validator (OpenSSL's first certificate
         // decode sets the library up: about 1.5 ms), so that the two serial steps before the first

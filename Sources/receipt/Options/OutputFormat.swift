@@ -1,4 +1,12 @@
-/// How `verify` and `dump` print their results.
+import ArgumentParser
+
+/// A value of `verify --format`.
+enum ResponseFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
+    /// Apple's `verifyReceipt` response.
+    case apple
+}
+
+/// How `verify` prints its results, as its flags (`--json`, `--ndjson`, `--format`) choose.
 enum OutputFormat: Sendable {
     /// Text for people.
     case human

@@ -36,14 +36,14 @@ struct ValidationOptions: ParsableArguments {
     )
     var deviceID: String?
 
-    @Option(help: BackendOption.help)
-    var backend: String?
+    @Option(help: ArgumentHelp("The crypto backend (default: \(BackendChoice.defaultName)).", valueName: "name"))
+    var backend: BackendChoice?
 
     func validate() throws {
         if let deviceID, (try? DeviceIdentifier(parsing: deviceID)) == nil {
             throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
         }
-        _ = try BackendOption.resolve(backend)
+        _ = try BackendChoice.resolve(backend)
     }
 
     /// The largest receipt the tool reads, in bytes: the validator's limit, and how much of
@@ -67,7 +67,7 @@ struct ValidationOptions: ParsableArguments {
 
     /// A validator with these checks, verifying the chain at `verificationTime`.
     func makeValidator(verificationTime: VerificationTime) throws -> ReceiptValidator {
-        let backend = try BackendOption.resolve(backend)
+        let backend = try BackendChoice.resolve(backend)
         let configuration = try makeConfiguration(backend: backend, verificationTime: verificationTime)
         do {
             return try ReceiptValidator(backend: backend, configuration: configuration)

@@ -6,21 +6,33 @@ import Foundation
 #endif
 import ReceiptKit
 
-/// Parses `--at creation|now|RFC3339`.
-enum VerificationTimeOption {
-    /// The verification time named by `text`.
-    /// - Throws: `ValidationError` (usage, exit 2) for anything else.
-    static func parse(_ text: String) throws -> VerificationTime {
-        switch text.lowercased() {
-        case "creation": return .creationDate
-        case "now": return .now
+/// A value of `--at`: `creation` (the receipt's creation date), `now` (either in any case), or an
+/// RFC 3339 date such as `2025-01-31T12:00:00Z`.
+struct VerificationTimeOption: ExpressibleByArgument, Sendable {
+    /// The time named.
+    var time: VerificationTime
+
+    /// The option's value `time` (a default).
+    init(_ time: VerificationTime) {
+        self.time = time
+    }
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "creation": time = .creationDate
+        case "now": time = .now
         default:
-            guard let date = RFC3339Text.date(from: text) else {
-                throw ValidationError(
-                    "--at expects 'creation', 'now' or an RFC 3339 date such as 2025-01-31T12:00:00Z, not '\(text)'"
-                )
-            }
-            return .fixed(date)
+            guard let date = RFC3339Text.date(from: argument) else { return nil }
+            time = .fixed(date)
+        }
+    }
+
+    /// The value as it is written on the command line (the help shows a default this way).
+    var defaultValueDescription: String {
+        switch time {
+        case .creationDate: "creation"
+        case .now: "now"
+        case .fixed(let date): RFC3339Text.string(from: date)
         }
     }
 }
