@@ -3,7 +3,7 @@ import Testing
 @testable import receipt
 
 /// The tool's buffered standard output: every byte written once, in order, whatever the pieces;
-/// on a regular file every write but the last ends on a page boundary of the file.
+/// the first failed write remembered and nothing written after it.
 @Suite("buffered output")
 struct BufferedOutputTests {
     /// Pieces of every kind: empty, tiny, around the page size, around half a chunk (where a piece
@@ -27,38 +27,22 @@ struct BufferedOutputTests {
         return result
     }
 
-    /// Writes `pieces` through a buffer on `descriptor`, checking after each append that what
-    /// reached the file (its size, read with `fstat`) ends on a page boundary once anything was
-    /// written, and that the buffer keeps less than a page beyond a chunk. Returns the buffer.
+    /// Writes `pieces` through a buffer on `descriptor`, checking after each append that the
+    /// buffer never holds a chunk or more. Returns the buffer.
     @discardableResult
-    static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int, checksPages: Bool) -> BufferedOutput {
+    static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int) -> BufferedOutput {
         var output = BufferedOutput(chunkSize: chunkSize, interactive: false, descriptor: descriptor)
-        #expect((output.pageOffset != nil) == checksPages)
-        var status = stat()
-        fstat(descriptor, &status)
-        let initialSize = Int(status.st_size)
         for piece in pieces {
             output.append(piece)
-            #expect(output.bytes.count < chunkSize + BufferedOutput.pageSize)
-            if checksPages {
-                fstat(descriptor, &status)
-                let size = Int(status.st_size)
-                #expect(size == initialSize || size % BufferedOutput.pageSize == 0, "file size \(size)")
-            }
+            #expect(output.bytes.count < chunkSize)
         }
         output.flush()
         #expect(output.bytes.isEmpty)
         #expect(!output.failed)
-        #expect(output.preallocation.allocatedBytes <= pieces.reduce(0) { $0 + $1.count })
-        if checksPages {
-            // The position the buffer keeps (pages, preallocation) is where the file ends.
-            fstat(descriptor, &status)
-            #expect(output.filePosition == Int64(status.st_size))
-        }
         return output
     }
 
-    @Test("a new file: the same bytes in the same order, every write but the last page-aligned")
+    @Test("a new file: the same bytes in the same order, through chunks of 256 KB, 16 KB and 5,000 bytes")
     func newFile() throws {
         for (seed, chunkSize) in [(1, 256 * 1024), (2, 16 * 1024), (3, 5_000)] as [(UInt64, Int)] {
             let pieces = Self.pieces(seed: seed, chunkSize: chunkSize)
@@ -66,34 +50,24 @@ struct BufferedOutputTests {
             defer { try? FileManager.default.removeItem(at: url) }
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             try #require(descriptor >= 0)
-            let output = Self.write(pieces, to: descriptor, chunkSize: chunkSize, checksPages: true)
+            Self.write(pieces, to: descriptor, chunkSize: chunkSize)
             close(descriptor)
-            #expect(try Data(contentsOf: url) == Data(pieces.joined()))
-            if chunkSize >= 2 * FilePreallocation.minimumLength {
-                // Chunks of 256 KB are written whole: their blocks are allocated first, unless the
-                // file system refused (which turns preallocation off).
-                #expect(output.preallocation.allocatedBytes > 0 || !output.preallocation.isEnabled)
-            }
+            #expect(try Data(contentsOf: url) == Data(pieces.joined()), "chunk size \(chunkSize)")
         }
     }
 
-    @Test("a file already holding text, written at its position or appended to: cut at the file's pages")
-    func existingFile() throws {
-        for appending in [false, true] {
-            let prefix = Data(repeating: 0x2A, count: 1_234)
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("buffered-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: url) }
-            try prefix.write(to: url)
-            let descriptor = open(url.path, O_WRONLY | (appending ? O_APPEND : 0))
-            try #require(descriptor >= 0)
-            if !appending { lseek(descriptor, off_t(prefix.count), SEEK_SET) }
-            let pieces = Self.pieces(seed: appending ? 5 : 4, chunkSize: 16 * 1024)
-            let output = Self.write(pieces, to: descriptor, chunkSize: 16 * 1024, checksPages: true)
-            close(descriptor)
-            #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()), "appending \(appending)")
-            // A file open for appending is never allocated ahead: its end may move under others.
-            if appending { #expect(!output.preallocation.isEnabled && output.preallocation.allocatedBytes == 0) }
-        }
+    @Test("a file open for appending keeps what it held, then the same bytes in the same order")
+    func appendedFile() throws {
+        let prefix = Data(repeating: 0x2A, count: 1_234)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("buffered-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try prefix.write(to: url)
+        let descriptor = open(url.path, O_WRONLY | O_APPEND)
+        try #require(descriptor >= 0)
+        let pieces = Self.pieces(seed: 5, chunkSize: 16 * 1024)
+        Self.write(pieces, to: descriptor, chunkSize: 16 * 1024)
+        close(descriptor)
+        #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()))
     }
 
     @Test("a refused write returns its own errno: ENOSPC from /dev/full, EBADF from a closed descriptor; nil when all is written")
@@ -115,15 +89,14 @@ struct BufferedOutputTests {
         #expect(output.failure == ENOSPC)
     }
 
-    @Test("a pipe: nothing held back, the same bytes in the same order")
+    @Test("a pipe: the same bytes in the same order")
     func pipe() async throws {
         var ends: [Int32] = [0, 0]
         try #require(Glibc.pipe(&ends) == 0)
         let pieces = Self.pieces(seed: 6, chunkSize: 16 * 1024)
         let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let received = Task.detached { reader.readDataToEndOfFile() }
-        let output = Self.write(pieces, to: ends[1], chunkSize: 16 * 1024, checksPages: false)
-        #expect(!output.preallocation.isEnabled)
+        Self.write(pieces, to: ends[1], chunkSize: 16 * 1024)
         close(ends[1])
         #expect(await received.value == Data(pieces.joined()))
     }
@@ -143,37 +116,5 @@ struct BufferedOutputTests {
         output.flush()
         #expect(output.bytes.isEmpty)
         close(ends[1])
-    }
-
-    @Test("allocating a write's blocks ahead changes neither the file's size nor what it reads")
-    func preallocation() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("preallocated-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let text = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 253) }
-        var preallocation = FilePreallocation(enabled: true)
-        // Under the minimum nothing is asked of the file system.
-        preallocation.allocate(FilePreallocation.minimumLength - 1, at: 0, descriptor: descriptor)
-        #expect(preallocation.allocatedBytes == 0 && preallocation.isEnabled)
-        preallocation.allocate(text.count, at: 0, descriptor: descriptor)
-        var status = stat()
-        try #require(fstat(descriptor, &status) == 0)
-        #expect(status.st_size == 0, "the size stays until the write lands")
-        if preallocation.isEnabled {
-            #expect(preallocation.allocatedBytes == text.count)
-            #expect(Int(status.st_blocks) * 512 >= text.count, "\(status.st_blocks) blocks of 512 bytes")
-        }
-        #expect(FileDescriptorOutput.writeAll(text, to: descriptor) == nil)
-        try #require(fstat(descriptor, &status) == 0)
-        #expect(status.st_size == off_t(text.count))
-        #expect(try Data(contentsOf: url) == Data(text))
-        // A descriptor the system refuses turns preallocation off for good.
-        var refused = FilePreallocation(enabled: true)
-        refused.allocate(text.count, at: 0, descriptor: -1)
-        #expect(!refused.isEnabled && refused.allocatedBytes == 0)
-        refused.allocate(text.count, at: Int64(text.count), descriptor: descriptor)
-        #expect(refused.allocatedBytes == 0)
     }
 }
