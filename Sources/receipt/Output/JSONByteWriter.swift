@@ -22,6 +22,11 @@ import ReceiptKit
 /// time on that receipt); what does not fit, and everything a writer made with
 /// ``init(appendingTo:pretty:stageCapacity:)`` writes, goes through a small stage the writer
 /// owns and is moved to `text` a stage at a time.
+///
+/// Needed by the `Scripts/bench.sh --cli-only` line "--ndjson, real 187iap sha1, one core ≤ 2×
+/// the library's warm validation": `JSONEncoder` takes 39.6 million instructions to encode the
+/// real 187-purchase receipt (`dump --json`), this writer 0.77 million (`verify --ndjson`,
+/// callgrind, static release build), where the library's warm validation of it takes 124 µs.
 struct JSONByteWriter: ~Copyable {
     /// The text moved out of the own stage so far (see ``takeBytes()``); it follows the
     /// `windowCount` bytes in the window.
@@ -47,20 +52,8 @@ struct JSONByteWriter: ~Copyable {
     private var isEmpty = true
     /// The raw attribute list written last and its text (see ``attributes(_:)``).
     var lastAttributes: (list: [ReceiptAttribute], text: [UInt8], depth: Int)?
-    /// Dates written lately, a direct-mapped cache of ``dateSlots`` entries: the bit pattern of
-    /// each one's `timeIntervalSince1970` (`UInt64.max`, a NaN no date is cached with, when empty)
-    /// and, ``dateSlotSize`` bytes a slot, its text's length and text. A subscription's renewals
-    /// repeat their dates (a renewal starts when the last one expires, and all of them have the
-    /// same original purchase date): 304 of the 561 dates of the real 187-purchase receipt.
-    private let dateKeys: UnsafeMutablePointer<UInt64>
-    private let dateTexts: UnsafeMutablePointer<UInt8>
-    private static let dateSlots = 16
-    private static let dateSlotSize = 1 + RFC3339.maximumCompactLength
-    /// The day (days since 1970-01-01) of the date formatted last, whose `YYYY-MM-DD` text
-    /// follows the slots in `dateTexts`: a renewal's purchase date and expiry date mostly fall on
-    /// one day, so a date missing from the cache often needs only its time formatted.
-    private var lastDay = Int.min
-    private static let dayTextLength = 10
+    /// The texts of the dates written lately (``date(_:)``).
+    private var dates = DateTextCache()
 
     /// The smallest stage: room for the longest fixed piece (an escape, an integer, a date with
     /// its quotes, a compact key, Apple's Pacific date text with its quotes: 41 bytes).
@@ -89,15 +82,10 @@ struct JSONByteWriter: ~Copyable {
             self.stage = ownStage
             self.capacity = ownCapacity
         }
-        self.dateKeys = .allocate(capacity: Self.dateSlots)
-        self.dateKeys.initialize(repeating: .max, count: Self.dateSlots)
-        self.dateTexts = .allocate(capacity: Self.dateSlots * Self.dateSlotSize + Self.dayTextLength)
     }
 
     deinit {
         ownStage.deallocate()
-        dateKeys.deallocate()
-        dateTexts.deallocate()
     }
 
     /// Appends to `output` what `body` writes, written in place in `output`'s free capacity (at
@@ -361,47 +349,17 @@ struct JSONByteWriter: ~Copyable {
         nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
     }
 
-    /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``).
+    /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``),
+    /// its text taken from ``DateTextCache`` when a date with the same bits was written lately.
     mutating func date(_ value: Date) {
         let out = room(RFC3339.maximumCompactLength + 2)
-        let key = value.timeIntervalSince1970.bitPattern
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 60) & (Self.dateSlots - 1)
-        let cached = dateTexts + slot * Self.dateSlotSize
-        let length: Int
-        if key != .max, dateKeys[slot] == key {
-            // The text is a function of the interval alone: the same bits, the same text.
-            length = Int(cached[0])
-            (out + 1).update(from: cached + 1, count: length)
-        } else if let written = compactDate(value, to: out + 1) {
-            length = written
-            dateKeys[slot] = key
-            cached[0] = UInt8(truncatingIfNeeded: length)
-            (cached + 1).update(from: out + 1, count: length)
-        } else {
+        guard let length = dates.write(value, to: out + 1) else {
             string(RFC3339.string(from: value))
             return
         }
         out[0] = UInt8(ascii: "\"")
         out[length + 1] = UInt8(ascii: "\"")
         staged &+= length + 2
-    }
-
-    /// Stores ``RFC3339/write(_:to:)``'s text of `value` at `out` (room for
-    /// `RFC3339.maximumCompactLength` bytes) and returns its length, taking the day's text from
-    /// the last date formatted when it fell on the same day; nil (nothing stored) where
-    /// `RFC3339.write` stores nothing.
-    private mutating func compactDate(_ value: Date, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        guard let parts = RFC3339.compactParts(of: value) else { return nil }
-        let dayText = dateTexts + Self.dateSlots * Self.dateSlotSize
-        if parts.day == lastDay {
-            out.update(from: dayText, count: Self.dayTextLength)
-        } else {
-            guard RFC3339.writeDay(parts.day, to: out) == Self.dayTextLength else { return nil }
-            dayText.update(from: out, count: Self.dayTextLength)
-            lastDay = parts.day
-        }
-        let time = RFC3339.writeTime(secondOfDay: parts.secondOfDay, millisecond: parts.millisecond, to: out + Self.dayTextLength)
-        return Self.dayTextLength + time
     }
 
     /// Writes ``AppleDate``'s civil text of `seconds` with `zone` as a JSON string; false (nothing
