@@ -37,7 +37,7 @@ struct DumpCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let dump = ReceiptDump(label: file, source: ReceiptInput.expandSingle(file))
+        let dump = ReceiptDump(ReceiptInput.single(file))
         if json {
             try StandardOutput.writeLine(JSONText.encode(DumpJSON(dump), compact: false))
         } else {

@@ -26,13 +26,14 @@ struct ReceiptCommand: AsyncParsableCommand {
     )
 
     /// Parses and runs a command like `AsyncParsableCommand.main()`, but reports usage errors with
-    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64; `verify` (the
-    /// one asynchronous command) is run by ``runToExit(_:)``. The allocator is set up first
-    /// (``MallocTuning``).
+    /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64, and parses
+    /// the arguments as ``CommandLineBytes`` hands them over (an argument that is not UTF-8 stands
+    /// for its bytes); `verify` (the one asynchronous command) is run by ``runToExit(_:)``. The
+    /// allocator is set up first (``MallocTuning``).
     static func main() async {
         MallocTuning.apply()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(CommandLineBytes.current.arguments)
             if let verify = command as? VerifyCommand {
                 await runToExit(verify)
             }

@@ -49,11 +49,12 @@ struct TimelineCommand: ParsableCommand {
             try StandardOutput.write(timeline.svg)
             return
         }
+        let path = InputPath(argument: output)
         do {
-            try FileContents.write(Array(timeline.svg.utf8), to: output)
+            try FileContents.write(Array(timeline.svg.utf8), to: path)
         } catch {
-            throw CommandFailure(status: .unreadable, message: "\(output) could not be written: \(error)")
+            throw CommandFailure(status: .unreadable, message: "\(path.label) could not be written: \(error)")
         }
-        StandardError.write("wrote \(output): \(timeline.sections.flatMap(\.lanes).count) products, \(timeline.periodCount) periods\n")
+        StandardError.write("wrote \(path.label): \(timeline.sections.flatMap(\.lanes).count) products, \(timeline.periodCount) periods\n")
     }
 }

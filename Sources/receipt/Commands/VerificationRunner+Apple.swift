@@ -16,7 +16,9 @@ extension VerificationRunner {
         do throws(ReceiptValidationError) {
             let der: [UInt8]
             switch input.source {
-            case .file(let path): der = try ReceiptLoader.load(path: path, maximumSize: maximumSize)
+            case .file(let path):
+                der = try ReceiptLoader.load(
+                    ReceiptLoader.fileContents(atPath: path.bytes, displayPath: path.label, maximumSize: maximumSize), maximumSize: maximumSize)
             case .bytes(let bytes): der = try ReceiptLoader.load(bytes, maximumSize: maximumSize)
             case .unreadable(let error): throw error
             }

@@ -87,15 +87,15 @@ struct VerificationRunner: Sendable {
         let report: ReceiptValidationReport
         switch input.source {
         case .file(let path):
-            // A DER file (or base64 text holding DER) is read here, by path, and validated as the
-            // validator would validate it after reading it itself (the loader returns DER as it
-            // is), without building and resolving a URL for every file of a batch. Anything else,
-            // failures included, goes through the validator's own file path for its exact answer.
-            let maximumSize = validator.configuration.maximumReceiptSize
-            if let der = try? ReceiptLoader.load(path: path, maximumSize: maximumSize), der.first == 0x30 {
-                report = validator.report(for: der)
-            } else {
-                report = validator.report(contentsOf: URL(filePath: path, directoryHint: .notDirectory))
+            // Read by the path's bytes (which need not be UTF-8) as the validator's own file path
+            // reads it, then decoded and validated as that path would: the same answer as
+            // `report(contentsOf:)`, failures included, without a URL for every file of a batch.
+            do {
+                let contents = try ReceiptLoader.fileContents(
+                    atPath: path.bytes, displayPath: path.label, maximumSize: validator.configuration.maximumReceiptSize)
+                report = validator.report(for: contents)
+            } catch {
+                report = ReceiptValidationReport(failure: error)
             }
         case .bytes(let bytes):
             report = validator.report(for: bytes)
@@ -118,7 +118,9 @@ struct VerificationRunner: Sendable {
         let maximumSize = validator.configuration.maximumReceiptSize
         let der: [UInt8]?
         switch input.source {
-        case .file(let path): der = try? ReceiptLoader.load(path: path, maximumSize: maximumSize)
+        case .file(let path):
+            der = try? ReceiptLoader.load(
+                ReceiptLoader.fileContents(atPath: path.bytes, displayPath: path.label, maximumSize: maximumSize), maximumSize: maximumSize)
         case .bytes(let bytes): der = try? ReceiptLoader.load(bytes, maximumSize: maximumSize)
         case .unreadable: der = nil
         }

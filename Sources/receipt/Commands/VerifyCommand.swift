@@ -13,17 +13,21 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Verify receipts: signature, Apple certificate chain, and the checks you ask for.",
         discussion: """
             Each FILE is a receipt (DER, or base64 text; detected automatically), `-` for standard \
-            input (shown as `-` in every output format), or a directory (every regular file \
-            directly inside it, or link to one, sorted by name; links to nothing are reported as \
-            skipped on stderr). Several receipts are verified in parallel and printed in input order.
+            input (shown as `-` in every output format), or a directory: every regular file \
+            directly inside it, or link to one, sorted by name. Directories are not read \
+            recursively: any other entry (a subdirectory, a named pipe, a link to nothing) is \
+            skipped with a line on stderr saying why, and counted as unreadable. Several receipts \
+            are verified in parallel and printed in input order. A path is opened as the bytes it \
+            was given as; one that is not UTF-8, or holds a control character or a backslash, is \
+            shown escaped (\\xHH for such bytes, \\\\ for a backslash).
 
             The certificate chain is checked at the receipt's creation date by default: Apple's \
             signing certificates expire while the receipts they signed stay valid, so `--at now` \
             rejects most real receipts with certificate_expired.
 
             Exit status: 0 every receipt is valid, 1 a receipt is invalid, 2 usage error, 3 a file \
-            (or a --root certificate) could not be read, a directory holds no receipt file, or the \
-            output could not be written.
+            (or a --root certificate) could not be read, a directory entry was skipped, a directory \
+            holds no receipt file, or the output could not be written.
 
             Examples:
               receipt verify app.receipt
@@ -113,7 +117,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let progress = ProgressBar.forTerminal(total: inputs.count)
         var runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: format == .human)
         runner.answersAsApple = format == .apple || format == .appleNDJSON
-        var tally = VerificationTally()
+        // Every directory entry skipped is an input that could not be read.
+        var tally = VerificationTally(unreadable: expansion.skipped.count)
         let count = inputs.count
         let chunkSize = VerificationRunner.chunkSize(
             inputCount: count, width: VerificationRunner.processorCount, interactive: output.isInteractive)
@@ -131,7 +136,7 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         formatter.finish(count: inputs.count, into: &output.bytes)
         output.flush()
-        if inputs.count > 1 && format != .json && format != .apple {
+        if tally.total > 1 && format != .json && format != .apple {
             StandardError.write(tally.summary + "\n")
         }
         for directory in expansion.emptyDirectories {
@@ -150,17 +155,18 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// Loads a `--root` certificate: unreadable file → exit 3, not a certificate → exit 2.
-    static func loadCertificate(_ path: String, backend: any CryptoBackend) throws -> Certificate {
+    static func loadCertificate(_ argument: String, backend: any CryptoBackend) throws -> Certificate {
+        let path = InputPath(argument: argument)
         let data: [UInt8]
         do {
             data = try FileContents.read(path)
         } catch {
-            throw CommandFailure(status: .unreadable, message: "the root certificate \(path) could not be read: \(error)")
+            throw CommandFailure(status: .unreadable, message: "the root certificate \(path.label) could not be read: \(error)")
         }
         do {
             return try backend.loadCertificate(Array(data))
         } catch {
-            throw CommandFailure(status: .usage, message: "--root \(path) is not a DER or PEM certificate: \(error)")
+            throw CommandFailure(status: .usage, message: "--root \(path.label) is not a DER or PEM certificate: \(error)")
         }
     }
 }

@@ -27,8 +27,8 @@ enum FileContents {
 
     /// Every byte of the file at `path`; fails when it cannot be opened or read, or holds more
     /// than `limit` bytes.
-    static func read(_ path: String, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    static func read(_ path: InputPath, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw Failure.fromErrno() }
         defer { close(descriptor) }
         let bytes = try read(descriptor: descriptor, upTo: limit < Int.max ? limit + 1 : limit)
@@ -62,8 +62,8 @@ enum FileContents {
     }
 
     /// Writes `bytes` to the file at `path`, creating it or replacing what it held.
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    static func write(_ bytes: [UInt8], to path: InputPath) throws(Failure) {
+        let descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else { throw Failure.fromErrno() }
         let writeFailure = FileDescriptorOutput.writeAll(bytes, to: descriptor)
         if let writeFailure {

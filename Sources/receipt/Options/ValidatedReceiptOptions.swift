@@ -27,22 +27,23 @@ struct ValidatedReceiptOptions: ParsableArguments {
     func verify() throws -> VerificationOutcome {
         let validator = try validation.makeValidator(verificationTime: .creationDate)
         let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: false)
-        return runner.verify(ReceiptInput(label: file, source: ReceiptInput.expandSingle(file)))
+        return runner.verify(ReceiptInput.single(file))
     }
 
     /// The `--catalog` file, or the empty catalogue: unreadable → exit 3, not a catalogue → exit 2.
     func loadCatalog() throws -> ProductCatalog {
         guard let catalogPath else { return .empty }
+        let path = InputPath(argument: catalogPath)
         let data: Data
         do {
-            data = Data(try FileContents.read(catalogPath))
+            data = Data(try FileContents.read(path))
         } catch {
-            throw CommandFailure(status: .unreadable, message: "the catalog \(catalogPath) could not be read: \(error)")
+            throw CommandFailure(status: .unreadable, message: "the catalog \(path.label) could not be read: \(error)")
         }
         do {
             return try ProductCatalog(json: data)
         } catch {
-            throw CommandFailure(status: .usage, message: "--catalog \(catalogPath): \(error)")
+            throw CommandFailure(status: .usage, message: "--catalog \(path.label): \(error)")
         }
     }
 

@@ -17,12 +17,12 @@ struct ReceiptDump {
     var error: ReceiptValidationError?
 
     /// Reads and parses the input.
-    init(label: String, source: ReceiptInput.Source) {
-        self.label = label
+    init(_ input: ReceiptInput) {
+        label = input.label
         do throws(ReceiptValidationError) {
             let der: [UInt8]
-            switch source {
-            case .file(let path): der = try ReceiptLoader.load(path: path)
+            switch input.source {
+            case .file(let path): der = try ReceiptLoader.load(ReceiptLoader.fileContents(atPath: path.bytes, displayPath: path.label))
             case .bytes(let bytes): der = try ReceiptLoader.load(bytes)
             case .unreadable(let error): throw error
             }

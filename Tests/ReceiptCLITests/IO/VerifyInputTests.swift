@@ -80,7 +80,7 @@ struct VerifyInputTests {
         #expect(result.stdout.contains("is not a regular file"), "\(result.stdout)")
     }
 
-    @Test("a directory of the Apple fixtures with --ndjson: one valid line per file, sorted by name; summary on stderr; no progress bar off a terminal")
+    @Test("a directory of the Apple fixtures with --ndjson: one valid line per file, sorted by name; a subdirectory skipped and counted; summary on stderr; no progress bar off a terminal")
     func directoryNDJSON() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -90,9 +90,9 @@ struct VerifyInputTests {
         for name in names.reversed() {
             try FileManager.default.copyItem(at: ReceiptCLI.realReceipt(name), to: directory.appendingPathComponent(name))
         }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("subdirectory-ignored"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("subdirectory-skipped"), withIntermediateDirectories: false)
         let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
-        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.status == 3, "\(result.stdout)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == names.count)
         let outputs = try lines.map(VerifyOutputShape.decode)
@@ -100,12 +100,13 @@ struct VerifyInputTests {
         for output in outputs {
             #expect(output.valid, "\(output.file): \(output.error?.code ?? "") \(output.error?.message ?? "")")
         }
-        #expect(result.stderr.contains("\(names.count) valid, 0 invalid, 0 unreadable"))
+        #expect(result.stderr.contains("receipt: skipped \(directory.path)/subdirectory-skipped: a directory (directories are not read recursively)\n"))
+        #expect(result.stderr.contains("\(names.count) valid, 0 invalid, 1 unreadable"))
         #expect(!result.stderr.contains("\r"))
         #expect(!result.stderr.contains("#"))
     }
 
-    @Test("names beyond ASCII in a directory: sorted as Swift sorts the paths; a name that is not UTF-8 is skipped and said")
+    @Test("names beyond ASCII in a directory: sorted as Swift sorts the paths; a name that is not UTF-8 verified and shown escaped")
     func directoryNames() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -113,17 +114,15 @@ struct VerifyInputTests {
         for name in names {
             try FileManager.default.copyItem(at: Self.sample, to: directory.appendingPathComponent(name))
         }
-        // A name of bytes that are not UTF-8 (0xFF), made with open(2).
-        let invalid = directory.path.utf8CString.dropLast() + [CChar(bitPattern: 0x2F), CChar(bitPattern: 0xFF), 0]
-        let descriptor = invalid.withUnsafeBufferPointer { path in path.baseAddress.map { open($0, O_CREAT | O_WRONLY, 0o644) } ?? -1 }
-        #expect(descriptor >= 0)
-        close(descriptor)
+        // A name of a byte that is not UTF-8 (0xFF): its label is `\xff`.
+        try ReceiptCLI.createFile(named: [0xFF], in: directory, contents: try Data(contentsOf: Self.sample))
         let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path])
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        let files = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)).file }
+        let outputs = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)) }
         let prefix = directory.path + "/"
-        #expect(files == names.map { prefix + $0 }.sorted())
-        #expect(result.stderr.contains("whose name is not UTF-8"))
+        #expect(outputs.map(\.file) == (names + ["\\xff"]).map { prefix + $0 }.sorted())
+        #expect(outputs.allSatisfy { $0.valid })
+        #expect(result.stderr == "\(names.count + 1) valid, 0 invalid, 0 unreadable\n")
     }
 
     @Test("a batch large enough to be verified in chunks: every file once, in name order, its own verdict; the tally counts each")
@@ -193,7 +192,7 @@ struct VerifyInputTests {
         #expect(mixed.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test("links in a directory: to a receipt verified under the link's name, to nothing skipped on stderr")
+    @Test("links in a directory: to a receipt verified under the link's name; to nothing or to a directory skipped, said and counted")
     func directoryLinks() throws {
         let directory = try ReceiptCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -203,11 +202,15 @@ struct VerifyInputTests {
         try manager.createSymbolicLink(atPath: directory.appendingPathComponent("c-dangling.receipt").path, withDestinationPath: "/nonexistent/receipt")
         try manager.createSymbolicLink(atPath: directory.appendingPathComponent("d-dir-link").path, withDestinationPath: directory.path)
         let result = try ReceiptCLI.run(["verify", "--ndjson", directory.path + "/"])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 3, "\(result.stderr)")
         let files = try result.stdout.split(separator: "\n").map { try VerifyOutputShape.decode(String($0)).file }
         #expect(files == [directory.path + "/a.receipt", directory.path + "/b-link.receipt"])
-        #expect(result.stderr.contains("receipt: skipped \(directory.path)/c-dangling.receipt: a link to nothing"))
-        #expect(!result.stderr.contains("d-dir-link"))
+        #expect(result.stderr == """
+            receipt: skipped \(directory.path)/c-dangling.receipt: a link to nothing
+            receipt: skipped \(directory.path)/d-dir-link: a link to a directory (directories are not read recursively)
+            2 valid, 0 invalid, 2 unreadable
+
+            """)
     }
 
     @Test("standard input is named - in text, JSON and NDJSON output")
