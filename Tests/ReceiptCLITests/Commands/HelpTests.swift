@@ -10,16 +10,20 @@ struct HelpTests {
     func help(arguments: [String]) throws {
         let result = try ReceiptCLI.run(arguments)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("Examples:"))
-        #expect(result.stdout.contains("USAGE"))
+        #expect(result.stdout.contains("\nExamples:\n  receipt "), "\(arguments)")
+        let command = arguments.first { $0 != "help" && $0 != "--help" }.map { " " + $0 } ?? ""
+        #expect(result.stdout.contains("\nUSAGE: receipt\(command) "), "\(arguments)")
     }
 
     @Test("verify --help lists every option")
     func verifyOptions() throws {
         let text = try ReceiptCLI.run(["verify", "--help"]).stdout
-        for option in ["--root", "--xcode", "--bundle-id", "--app-version", "--device-id", "--at", "--backend", "--json", "--ndjson"] {
-            #expect(text.contains(option), "\(option)")
+        for option in ["--root <cert>", "--xcode", "--bundle-id <id>", "--app-version <version>", "--device-id <uuid|mac|hex>",
+                       "--at <creation|now|date>", "--backend <name>", "--json", "--ndjson", "--format <format>"] {
+            // The option's line: its description follows on the same line, or on the next for a long one.
+            #expect(text.contains("\n  \(option) ") || text.contains("\n  \(option)\n"), "\(option)")
         }
+        #expect(text.contains("(values: apple)"), "--format lists its value")
     }
 
     @Test("--version prints the package version, which is CHANGELOG.md's newest release")

@@ -11,10 +11,9 @@ struct VerifyExitStatusTests {
     func validReceipt() throws {
         let result = try ReceiptCLI.run(["verify", Self.sample])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("VALID"))
-        #expect(!result.stdout.contains("INVALID"))
-        #expect(result.stdout.contains("Certificate chain"))
-        #expect(result.stdout.contains("Purchases (2)"))
+        #expect(result.stdout.hasPrefix("\(Self.sample): VALID\n"))
+        #expect(result.stdout.contains("\n  Certificate chain (verified, leaf first):\n    0  "))
+        #expect(result.stdout.contains("\n  Purchases (2):\n"))
     }
 
     @Test("--at now: the expired Apple certificate makes it invalid, exit 1, certificate_expired")
@@ -51,21 +50,24 @@ struct VerifyExitStatusTests {
     }
 
     @Test(
-        "usage errors exit 2",
+        "usage errors exit 2 and say what is wrong on stderr",
         arguments: [
-            ["verify", "--no-such-flag", sample],
-            ["verify"],
-            ["verify", "--device-id", "not-a-device", sample],
-            ["verify", "--at", "yesterday", sample],
-            ["verify", "--backend", "nosuchlib", sample],
-            ["verify", "--json", "--ndjson", sample],
-            ["frobnicate"],
+            (["verify", "--no-such-flag", sample], "Error: Unknown option '--no-such-flag'\n"),
+            (["verify"], "Error: Missing expected argument '<file> ...'\n"),
+            (["verify", "--device-id", "not-a-device", sample], "Error: --device-id expects a UUID, a MAC address or hex bytes, not 'not-a-device'\n"),
+            (["verify", "--at", "yesterday", sample], "Error: The value 'yesterday' is invalid for '--at <creation|now|date>'\n"),
+            (["verify", "--backend", "nosuchlib", sample], "Error: The value 'nosuchlib' is invalid for '--backend <name>'. Please provide one of "),
+            (["verify", "--format", "xml", sample], "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'apple'.\n"),
+            (["verify", "--json", "--ndjson", sample], "Error: --json and --ndjson cannot be combined\n"),
+            (["verify", "-", "-"], "Error: standard input (-) can be named only once\n"),
+            (["frobnicate"], "Error: Unexpected argument 'frobnicate'\n"),
         ]
     )
-    func usageErrors(arguments: [String]) throws {
+    func usageErrors(arguments: [String], message: String) throws {
         let result = try ReceiptCLI.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
-        #expect(!result.stderr.isEmpty)
+        #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("\nUsage: receipt"), "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 

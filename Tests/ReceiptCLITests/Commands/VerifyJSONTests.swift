@@ -6,6 +6,8 @@ import Testing
 @Suite("verify --json")
 struct VerifyJSONTests {
     static let sample = ReceiptCLI.realReceipt("tpinapp-sandbox-g5-sha256-2025-2iap.receipt").path
+    /// The sample's one product (two purchases of it).
+    static let product = "dev.bonzer.weeka.app.subscription.pro.annual"
 
     @Test("a valid receipt: valid true, no error, hash_ok null, receipt with Apple's names")
     func validShape() throws {
@@ -20,10 +22,11 @@ struct VerifyJSONTests {
         #expect(output.hashOK == nil)
         #expect(output.file == Self.sample)
         let receipt = try #require(output.receipt)
-        #expect(receipt.bundleID?.isEmpty == false)
-        #expect(receipt.receiptCreationDate?.hasSuffix("Z") == true)
+        #expect(receipt.bundleID == "dev.bonzer.weeka.app")
+        #expect(receipt.receiptCreationDate == "2025-12-26T18:39:47Z")
         #expect(receipt.inApp.count == 2)
-        #expect(receipt.inApp.allSatisfy { $0["product_id"] != nil && $0["transaction_id"] != nil })
+        #expect(receipt.inApp.map { $0["product_id"] } == [.string(Self.product), .string(Self.product)])
+        #expect(receipt.inApp.map { $0["transaction_id"] } == [.string("2000001092134138"), .string("2000001092148094")])
     }
 
     @Test("an invalid receipt that was verified and parsed: error object and receipt both present")
@@ -36,15 +39,17 @@ struct VerifyJSONTests {
         #expect(output.valid == false)
         #expect(output.error?.code == "bundle_id_mismatch")
         #expect(output.error?.message.contains("com.example.other") == true)
-        #expect(output.receipt != nil)
+        #expect(output.receipt?.bundleID == "dev.bonzer.weeka.app", "the receipt read from verified bytes")
+        #expect(output.receipt?.inApp.count == 2)
     }
 
     @Test("a receipt whose signature failed has no receipt member")
     func unverifiedHasNoReceipt() throws {
         let result = try ReceiptCLI.run(["verify", "--json", "--at", "now", Self.sample])
+        #expect(result.status == 1)
         let object = try ReceiptCLI.jsonObject(result.stdout)
         #expect(object["receipt"] == nil)
-        #expect(object["error"] != nil)
+        #expect((object["error"] as? [String: Any])?["code"] as? String == "certificate_expired")
     }
 
     @Test("keys are sorted")

@@ -77,7 +77,7 @@ struct VerificationJSONTests {
             let reference = try VerificationJSONReference(outcome).encoded(pretty: pretty)
             let oursValue = try JSONSerialization.jsonObject(with: ours) as? NSDictionary
             let referenceValue = try JSONSerialization.jsonObject(with: reference) as? NSDictionary
-            #expect(oursValue != nil, sourceLocation: sourceLocation)
+            #expect(oursValue?["file"] as? String == outcome.label, "the writer's text parses", sourceLocation: sourceLocation)
             #expect(oursValue == referenceValue, "\(String(decoding: ours.prefix(400), as: UTF8.self))", sourceLocation: sourceLocation)
             if byteForByte {
                 #expect(ours == reference, "pretty \(pretty)", sourceLocation: sourceLocation)
