@@ -70,7 +70,7 @@ struct ReceiptInput: Sendable {
     }
 
     /// The source for a path that is not `-`: the file, or unreadable when the path is empty
-    /// (which names no file; read as a URL it would name the working directory).
+    /// (which names no file).
     private static func fileSource(_ path: InputPath) -> Source {
         guard !path.label.isEmpty else {
             return .unreadable(ReceiptValidationError(.receiptNotFound, "An empty path names no receipt file."))
