@@ -4,7 +4,9 @@
 #   Scripts/bench.sh            full run (about two minutes, plus the first release builds)
 #   Scripts/bench.sh --quick    shorter batches (and 2,000 / 40 files in the end-to-end lines)
 #   Scripts/bench.sh --cli-only only the end-to-end lines of the `receipt` tool (20,000 copies of
-#                               the 1-purchase fixture, 200 of the real 187-purchase receipt)
+#                               the 1-purchase fixture, 200 of the real 187-purchase receipt, and
+#                               2,000 of it in --ndjson on one and two cores beside the host's
+#                               two-process ceiling)
 #   Scripts/bench.sh --worst-only only the issue-27 lines (also at the end of a full run): thread CPU
 #                               per cold validation of the worst hostile inputs (A1: 15,000 / 45,000 /
 #                               58,000 digestAlgorithms; B: 20,000 / 45,000 unsigned attributes), built

@@ -87,6 +87,56 @@ enum ReceiptCLI {
         )
     }
 
+    /// Runs `receipt` with `arguments` given as bytes, as the kernel passes them (`Process` takes
+    /// strings: it cannot pass an argument that is not UTF-8); stdin empty.
+    static func run(rawArguments arguments: [[UInt8]]) throws -> Result {
+        let capture = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: capture) }
+        let outPath = capture.appendingPathComponent("stdout").path
+        let errPath = capture.appendingPathComponent("stderr").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let executable = try executable().path
+        let strings = [Array(executable.utf8)] + arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = strings.map { bytes in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            return pointer
+        }
+        argv.append(nil)
+        defer { for pointer in argv { pointer?.deallocate() } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw CLIError("posix_spawn failed: \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw CLIError("waitpid failed: \(errno)") }
+        }
+        return Result(
+            status: (status >> 8) & 0xFF,
+            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
+        )
+    }
+
+    /// Creates the file whose path is `directory`'s followed by `/` and the bytes `name` (which
+    /// need not be UTF-8: `FileManager` cannot name such a file) holding `contents`.
+    static func createFile(named name: [UInt8], in directory: URL, contents: Data) throws {
+        let path = Array(directory.path.utf8) + [UInt8(ascii: "/")] + name
+        let descriptor = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+            open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        guard descriptor >= 0 else { throw CLIError("cannot create \(name): errno \(errno)") }
+        defer { close(descriptor) }
+        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == contents.count else { throw CLIError("short write to \(name)") }
+    }
+
     /// A fresh empty temporary directory.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory

@@ -39,7 +39,7 @@ struct VerifyOutputShape: Decodable {
 }
 
 /// Any JSON value below an object, kept only to check that it decodes.
-enum JSONScalar: Decodable {
+enum JSONScalar: Decodable, Equatable {
     case string(String), number(Double), bool(Bool), null, array([JSONScalar]), object([String: JSONScalar])
 
     init(from decoder: any Decoder) throws {

@@ -109,7 +109,7 @@ do {
     }
     let cli = executables.isEmpty ? nil : CLIBenchmark(
         executables: executables, fixtures: fixtures, backends: backends, rounds: quick ? 3 : 7,
-        copies: quick ? (2_000, 40) : (20_000, 200))
+        copies: quick ? (2_000, 40, 400) : (20_000, 200, 2_000))
     if arguments.contains("--cli-only") {
         guard let cli else { throw BenchError("--cli-only needs --cli PATH") }
         guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }

@@ -82,13 +82,24 @@ public enum ReceiptLoader {
     /// Loads the receipt file at `path`, DER or base64 text.
     /// - Throws: as ``load(contentsOf:maximumSize:)``.
     public static func load(path: String, maximumSize: Int = maximumReceiptSize) throws(ReceiptValidationError) -> [UInt8] {
-        let textLimit = maximumTextSize(for: maximumSize)
-        let bytes = try readFile(path, limit: textLimit)
+        try load(fileContents(atPath: Array(path.utf8), displayPath: path, maximumSize: maximumSize), maximumSize: maximumSize)
+    }
+
+    /// The contents of the receipt file at the path whose bytes are `path`, read and checked as
+    /// ``load(path:maximumSize:)`` reads and checks them, not yet decoded: on Linux a path is
+    /// bytes, not necessarily UTF-8, which a `String` path cannot name. `displayPath` names the
+    /// file in errors. ``load(_:maximumSize:)-([UInt8],_)`` (or a validator's `report(for:)`)
+    /// turns them into DER exactly as ``load(path:maximumSize:)`` would.
+    /// - Throws: as ``load(contentsOf:maximumSize:)``, before decoding.
+    public static func fileContents(
+        atPath path: [UInt8], displayPath: String, maximumSize: Int = maximumReceiptSize
+    ) throws(ReceiptValidationError) -> [UInt8] {
+        let bytes = try readFile(path.map { CChar(bitPattern: $0) } + [0], displayPath: displayPath, limit: maximumTextSize(for: maximumSize))
         guard !bytes.isEmpty else {
-            throw ReceiptValidationError(.emptyReceipt, "The receipt file \(path) is empty.")
+            throw ReceiptValidationError(.emptyReceipt, "The receipt file \(displayPath) is empty.")
         }
         if bytes[0] == 0x30, bytes.count > maximumSize { throw tooLarge(bytes.count, maximumSize) }
-        return try load(bytes, maximumSize: maximumSize)
+        return bytes
     }
 
     #if canImport(Darwin)
@@ -120,16 +131,17 @@ public enum ReceiptLoader {
     /// regular file" at once instead of holding the caller until some other process opens it;
     /// and closed on `exec` (`O_CLOEXEC`), so that a process that starts a program on another
     /// thread meanwhile does not hand it the descriptor.
-    private static func readFile(_ path: String, limit: Int) throws(ReceiptValidationError) -> [UInt8] {
+    /// `path` is the NUL-terminated path; `displayPath` names it in errors.
+    private static func readFile(_ path: [CChar], displayPath: String, limit: Int) throws(ReceiptValidationError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw ReceiptValidationError(.receiptNotFound, "No readable receipt at \(path): \(reason).")
+            throw ReceiptValidationError(.receiptNotFound, "No readable receipt at \(displayPath): \(reason).")
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ReceiptValidationError(.receiptNotFound, "The path \(path) is not a regular file.")
+            throw ReceiptValidationError(.receiptNotFound, "The path \(displayPath) is not a regular file.")
         }
         if Int64(status.st_size) > Int64(limit) {
             throw tooLarge(Int(clamping: Int64(status.st_size)), limit)
@@ -152,7 +164,7 @@ public enum ReceiptLoader {
                 initializedCount += count
             }
         }
-        guard failure == 0 else { throw readFailure(path, failure) }
+        guard failure == 0 else { throw readFailure(displayPath, failure) }
         guard result.count > expected else { return result }
         // The file grew: the rest in chunks, with the same limit.
         let chunkSize = 64 * 1024
@@ -164,7 +176,7 @@ public enum ReceiptLoader {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw readFailure(path, errno)
+                throw readFailure(displayPath, errno)
             }
             if count == 0 { break }
             guard result.count + count <= limit else { throw tooLarge(result.count + count, limit) }

@@ -27,6 +27,27 @@ import ReceiptTestSupport
         #expect(try ReceiptLoader.load(path: url.path(percentEncoded: false)) == der)
     }
 
+    @Test("a file named by bytes that are not UTF-8: read as load(path:) reads a file, named in errors by displayPath")
+    func fileContentsByPathBytes() throws {
+        let der = try Fixtures.receipt("kvitto-xcode-2020-1iap")
+        let directory = FileManager.default.temporaryDirectory.appending(path: "receiptcore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = Array(directory.path(percentEncoded: false).utf8) + [UInt8(ascii: "/"), 0xFF]
+        let descriptor = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o600) }
+        try #require(descriptor >= 0)
+        _ = der.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        #expect(try ReceiptLoader.fileContents(atPath: path, displayPath: "shown") == der)
+        // The same path as a String (U+FFFD for the byte) names no file.
+        #expect(throws: ReceiptValidationError.self) { try ReceiptLoader.load(path: String(decoding: path, as: UTF8.self)) }
+        let missing = #expect(throws: ReceiptValidationError.self) {
+            try ReceiptLoader.fileContents(atPath: path + [0xFE], displayPath: "dir/\\xff\\xfe")
+        }
+        #expect(missing?.code == .receiptNotFound)
+        #expect(missing?.message == "No readable receipt at dir/\\xff\\xfe: No such file or directory.")
+    }
+
     @Test func urlSafeAndUnpaddedBase64Loads() throws {
         let bytes: [UInt8] = [0xFB, 0xFF, 0x01]
         #expect(try ReceiptLoader.load(base64: "-_8B") == bytes)

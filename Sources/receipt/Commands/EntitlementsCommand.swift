@@ -1,0 +1,84 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptKit
+
+/// `receipt entitlements FILE`: what the receipt's owner is entitled to at a moment.
+struct EntitlementsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entitlements",
+        abstract: "Show what a valid receipt entitles its user to, per product and subscription group, at a moment.",
+        discussion: """
+            The receipt is validated first exactly as `verify` does (same --root, --xcode, \
+            --bundle-id, --app-version, --device-id and --backend), with the certificate chain \
+            checked at the receipt's creation date. --at is the moment the entitlements are for: \
+            `now` (the default), `creation` (the receipt's creation date) or an RFC 3339 date.
+
+            --catalog names the app's subscription groups and the durations of its non-renewing \
+            subscriptions; without it every auto-renewable product is a group of its own and a \
+            non-renewing subscription counts as owned until refunded. Example:
+              {"groups": {"21482456": ["com.example.pro.monthly", "com.example.pro.yearly"]},
+               "non_renewing": {"com.example.season": "P3M"}}
+
+            A receipt can not tell auto-renew status, billing retry, grace periods, or renewals and \
+            refunds after it was made: Apple's App Store Server API answers those.
+
+            Exit status: 0 the receipt is valid, 1 it is invalid, 2 usage error (including a bad \
+            catalog), 3 a file could not be read or the output could not be written.
+
+            Examples:
+              receipt entitlements app.receipt
+              receipt entitlements --at creation --catalog products.json --json app.receipt
+              receipt entitlements --xcode --at 2023-10-20T00:00:00Z StoreKitTestReceipt.receipt
+            """
+    )
+
+    @OptionGroup var receiptOptions: ValidatedReceiptOptions
+
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp("The moment the entitlements are for: now, creation, or an RFC 3339 date.", valueName: "now|creation|date")
+    )
+    var moment = VerificationTimeOption(.now)
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let catalog = try receiptOptions.loadCatalog()
+        let outcome = try receiptOptions.verify()
+        guard outcome.report.isValid, let receipt = outcome.report.receipt else {
+            let error = outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read")
+            if json {
+                try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(invalid: error), compact: false))
+            } else {
+                try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
+            }
+            throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
+        }
+        guard let date = moment.time.instant(for: receipt) else {
+            throw CommandFailure(status: .invalid, message: "--at creation: the receipt has no creation date")
+        }
+        let entitlements = receipt.entitlements(at: date, catalog: catalog)
+        if json {
+            try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(entitlements), compact: false))
+        } else {
+            try StandardOutput.write(EntitlementsText(label: outcome.label, entitlements: entitlements).text)
+        }
+    }
+}
+
+extension VerificationTime {
+    /// The instant this names for `receipt` (`entitlements --at` reuses `verify --at`'s syntax);
+    /// nil for the creation date of a receipt that has none.
+    func instant(for receipt: Receipt) -> Date? {
+        switch self {
+        case .now: Date()
+        case .creationDate: receipt.creationDate
+        case .fixed(let date): date
+        }
+    }
+}

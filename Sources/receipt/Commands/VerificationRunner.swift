@@ -1,0 +1,130 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptKit
+
+/// Verifies many inputs in parallel over one shared validator, formats each outcome in the task
+/// that verified it, and hands the formatted outcomes back in input order, as soon as each one's
+/// predecessors are done.
+struct VerificationRunner: Sendable {
+    /// The validator shared by every task (it builds its trust stores once and is `Sendable`).
+    let validator: ReceiptValidator
+    /// Whether to read the embedded certificates of receipts whose chain was not verified (human output).
+    let collectsEmbeddedCertificates: Bool
+    /// Whether to answer with Apple's `verifyReceipt` response (`--format apple`).
+    var answersAsApple = false
+
+    /// The processors this process may use, read once (`activeProcessorCount` reads the cgroup's
+    /// quota and cpuset files each time).
+    static let processorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// How many consecutive inputs one task verifies and formats into one buffer: up to 16 for a
+    /// large batch (so that a 30 µs receipt does not pay for a task, a dictionary entry and an emit
+    /// of its own), fewer for a small one so that every core gets 32 tasks or more, and one
+    /// when `interactive` (each verdict is printed as soon as it is known).
+    static func chunkSize(inputCount: Int, width: Int, interactive: Bool) -> Int {
+        guard !interactive else { return 1 }
+        return min(16, max(1, inputCount / max(1, 32 * width)))
+    }
+
+    /// Verifies `inputs` and formats each outcome with `format` (outcome, input index, buffer to
+    /// append to) on the worker threads, so that output scales with the cores as validation does;
+    /// calls `emit` with the statuses and text of consecutive inputs in input order. Each task
+    /// takes `chunkSize` consecutive inputs; twice as many tasks as cores are in flight, so a worker
+    /// finds the next chunk queued while the caller's task emits.
+    func run(
+        _ inputs: [ReceiptInput],
+        chunkSize: Int,
+        progress: ProgressBar?,
+        format: @escaping @Sendable (VerificationOutcome, Int, inout [UInt8]) -> Void,
+        emit: ([VerificationOutcome.Status], [UInt8]) -> Void
+    ) async {
+        let width = 2 * Self.processorCount
+        let chunk = max(1, chunkSize)
+        let chunkCount = (inputs.count + chunk - 1) / chunk
+        let buffers = BufferPool()
+        await withTaskGroup(of: (Int, [VerificationOutcome.Status], [UInt8]).self) { group in
+            var nextToStart = 0
+            var nextToEmit = 0
+            var finished: [Int: ([VerificationOutcome.Status], [UInt8])] = [:]
+            func startNext() {
+                guard nextToStart < chunkCount else { return }
+                let number = nextToStart
+                let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
+                nextToStart += 1
+                group.addTask {
+                    var text = buffers.take()
+                    var statuses: [VerificationOutcome.Status] = []
+                    statuses.reserveCapacity(range.count)
+                    for index in range {
+                        let outcome = verify(inputs[index])
+                        statuses.append(outcome.status)
+                        format(outcome, index, &text)
+                    }
+                    return (number, statuses, text)
+                }
+            }
+            for _ in 0..<width { startNext() }
+            for await (number, statuses, text) in group {
+                finished[number] = (statuses, text)
+                progress?.advance(by: statuses.count)
+                startNext()
+                while let ready = finished.removeValue(forKey: nextToEmit) {
+                    emit(ready.0, ready.1)
+                    buffers.giveBack(ready.1)
+                    nextToEmit += 1
+                }
+            }
+        }
+        progress?.finish()
+    }
+
+    /// Verifies one input.
+    func verify(_ input: ReceiptInput) -> VerificationOutcome {
+        if answersAsApple { return verifyAsApple(input) }
+        let report: ReceiptValidationReport
+        switch input.source {
+        case .file(let path):
+            // Read by the path's bytes (which need not be UTF-8) as the validator's own file path
+            // reads it, then decoded and validated as that path would: the same answer as
+            // `report(contentsOf:)`, failures included, without a URL for every file of a batch.
+            do {
+                let contents = try ReceiptLoader.fileContents(
+                    atPath: path.bytes, displayPath: path.label, maximumSize: validator.configuration.maximumReceiptSize)
+                report = validator.report(for: contents)
+            } catch {
+                report = ReceiptValidationReport(failure: error)
+            }
+        case .bytes(let bytes):
+            report = validator.report(for: bytes)
+        case .unreadable(let error):
+            report = ReceiptValidationReport(failure: error)
+        }
+        var outcome = VerificationOutcome(label: input.label, report: report)
+        if collectsEmbeddedCertificates, report.signerChain.isEmpty, outcome.status == .invalid {
+            outcome.embeddedCertificates = embeddedCertificates(of: input)
+        }
+        if report.error?.code == .untrustedChain, !validator.configuration.acceptsStoreKitTestReceipts {
+            let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
+            if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
+        }
+        return outcome
+    }
+
+    /// The certificates a receipt carries, read without verification; empty when it is not PKCS #7.
+    private func embeddedCertificates(of input: ReceiptInput) -> [Certificate] {
+        let maximumSize = validator.configuration.maximumReceiptSize
+        let der: [UInt8]?
+        switch input.source {
+        case .file(let path):
+            der = try? ReceiptLoader.load(
+                ReceiptLoader.fileContents(atPath: path.bytes, displayPath: path.label, maximumSize: maximumSize), maximumSize: maximumSize)
+        case .bytes(let bytes): der = try? ReceiptLoader.load(bytes, maximumSize: maximumSize)
+        case .unreadable: der = nil
+        }
+        guard let der, let container = try? PKCS7Container(bytes: der) else { return [] }
+        return container.certificates
+    }
+}

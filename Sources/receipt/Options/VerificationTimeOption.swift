@@ -1,0 +1,52 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import ReceiptKit
+
+/// A value of `--at`: `creation` (the receipt's creation date), `now` (either in any case), or an
+/// RFC 3339 date such as `2025-01-31T12:00:00Z`.
+struct VerificationTimeOption: ExpressibleByArgument, Sendable {
+    /// The time named.
+    var time: VerificationTime
+
+    /// The option's value `time` (a default).
+    init(_ time: VerificationTime) {
+        self.time = time
+    }
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "creation": time = .creationDate
+        case "now": time = .now
+        default:
+            guard let date = RFC3339Text.date(from: argument) else { return nil }
+            time = .fixed(date)
+        }
+    }
+
+    /// The value as it is written on the command line (the help shows a default this way).
+    var defaultValueDescription: String {
+        switch time {
+        case .creationDate: "creation"
+        case .now: "now"
+        case .fixed(let date): RFC3339Text.string(from: date)
+        }
+    }
+}
+
+/// RFC 3339 text for the tool's output and `--at`.
+enum RFC3339Text {
+    /// `2025-01-31T12:00:00Z`.
+    static func string(from date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    /// Parses `2025-01-31T12:00:00Z`, `2025-01-31T13:00:00+01:00`, with or without fractional seconds.
+    static func date(from text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+}

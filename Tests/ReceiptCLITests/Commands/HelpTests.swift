@@ -1,0 +1,38 @@
+import Foundation
+import ReceiptCore
+import ReceiptTestSupport
+import Testing
+
+/// `--help` on every command (with examples) and `--version`.
+@Suite("help and version")
+struct HelpTests {
+    @Test("--help exits 0 and shows examples", arguments: [["--help"], ["verify", "--help"], ["dump", "--help"], ["conformance", "--help"], ["help", "verify"]])
+    func help(arguments: [String]) throws {
+        let result = try ReceiptCLI.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\nExamples:\n  receipt "), "\(arguments)")
+        let command = arguments.first { $0 != "help" && $0 != "--help" }.map { " " + $0 } ?? ""
+        #expect(result.stdout.contains("\nUSAGE: receipt\(command) "), "\(arguments)")
+    }
+
+    @Test("verify --help lists every option")
+    func verifyOptions() throws {
+        let text = try ReceiptCLI.run(["verify", "--help"]).stdout
+        for option in ["--root <cert>", "--xcode", "--bundle-id <id>", "--app-version <version>", "--device-id <uuid|mac|hex>",
+                       "--at <creation|now|date>", "--backend <name>", "--json", "--ndjson", "--format <format>"] {
+            // The option's line: its description follows on the same line, or on the next for a long one.
+            #expect(text.contains("\n  \(option) ") || text.contains("\n  \(option)\n"), "\(option)")
+        }
+        #expect(text.contains("(values: apple)"), "--format lists its value")
+    }
+
+    @Test("--version prints the package version, which is CHANGELOG.md's newest release")
+    func version() throws {
+        let result = try ReceiptCLI.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == ReceiptKitVersion.current)
+        let changelog = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let releases = changelog.split(separator: "\n").filter { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        #expect(releases.first?.hasPrefix("## [\(ReceiptKitVersion.current)]") == true, "\(releases.first ?? "no release")")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import ReceiptTestSupport
+import Testing
+
+/// Exit statuses of `receipt verify`: 0 valid, 1 invalid, 2 usage, 3 unreadable.
+@Suite("verify exit status")
+struct VerifyExitStatusTests {
+    static let sample = ReceiptCLI.realReceipt("tpinapp-sandbox-g5-sha256-2025-2iap.receipt").path
+
+    @Test("a real Apple receipt verifies at its creation date: exit 0, VALID")
+    func validReceipt() throws {
+        let result = try ReceiptCLI.run(["verify", Self.sample])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\(Self.sample): VALID\n"))
+        #expect(result.stdout.contains("\n  Certificate chain (verified, leaf first):\n    0  "))
+        #expect(result.stdout.contains("\n  Purchases (2):\n"))
+    }
+
+    @Test("--at now: the expired Apple certificate makes it invalid, exit 1, certificate_expired")
+    func atNow() throws {
+        let result = try ReceiptCLI.run(["verify", "--at", "now", "--json", Self.sample])
+        #expect(result.status == 1)
+        let output = try VerifyOutputShape.decode(result.stdout)
+        #expect(output.valid == false)
+        #expect(output.error?.code == "certificate_expired")
+        let human = try ReceiptCLI.run(["verify", "--at", "now", Self.sample])
+        #expect(human.status == 1)
+        #expect(human.stdout.contains("INVALID: certificate_expired"))
+    }
+
+    @Test("--at with a fixed RFC 3339 date before the leaf was issued: certificate_not_yet_valid")
+    func atFixedDate() throws {
+        let result = try ReceiptCLI.run(["verify", "--at", "2020-01-01T00:00:00Z", "--json", Self.sample])
+        #expect(result.status == 1)
+        #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "certificate_not_yet_valid")
+    }
+
+    @Test("a missing file: exit 3, receipt_not_found")
+    func missingFile() throws {
+        let result = try ReceiptCLI.run(["verify", "--json", "/nonexistent/receipt-\(UUID().uuidString)"])
+        #expect(result.status == 3)
+        #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "receipt_not_found")
+    }
+
+    @Test("a missing file among valid ones: exit 3 wins over 0")
+    func missingAmongValid() throws {
+        let result = try ReceiptCLI.run(["verify", "--ndjson", Self.sample, "/nonexistent/\(UUID().uuidString)"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("1 valid, 0 invalid, 1 unreadable"))
+    }
+
+    @Test(
+        "usage errors exit 2 and say what is wrong on stderr",
+        arguments: [
+            (["verify", "--no-such-flag", sample], "Error: Unknown option '--no-such-flag'\n"),
+            (["verify"], "Error: Missing expected argument '<file> ...'\n"),
+            (["verify", "--device-id", "not-a-device", sample], "Error: --device-id expects a UUID, a MAC address or hex bytes, not 'not-a-device'\n"),
+            (["verify", "--at", "yesterday", sample], "Error: The value 'yesterday' is invalid for '--at <creation|now|date>'\n"),
+            (["verify", "--backend", "nosuchlib", sample], "Error: The value 'nosuchlib' is invalid for '--backend <name>'. Please provide one of "),
+            (["verify", "--format", "xml", sample], "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'apple'.\n"),
+            (["verify", "--json", "--ndjson", sample], "Error: --json and --ndjson cannot be combined\n"),
+            (["verify", "-", "-"], "Error: standard input (-) can be named only once\n"),
+            (["frobnicate"], "Error: Unexpected argument 'frobnicate'\n"),
+        ]
+    )
+    func usageErrors(arguments: [String], message: String) throws {
+        let result = try ReceiptCLI.run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("\nUsage: receipt"), "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a --root that is not a certificate is a usage error; an unreadable one exits 3")
+    func badRoot() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let garbage = directory.appendingPathComponent("garbage.pem")
+        try Data("not a certificate".utf8).write(to: garbage)
+        #expect(try ReceiptCLI.run(["verify", "--root", garbage.path, Self.sample]).status == 2)
+        #expect(try ReceiptCLI.run(["verify", "--root", directory.appendingPathComponent("missing.cer").path, Self.sample]).status == 3)
+    }
+
+    @Test("--root with the Apple root file verifies like the embedded default; another root rejects")
+    func customRoot() throws {
+        let certs = Fixtures.realDirectory.appendingPathComponent("certs")
+        let apple = try ReceiptCLI.run(["verify", "--root", certs.appendingPathComponent("AppleIncRootCertificate.cer").path, Self.sample])
+        #expect(apple.status == 0, "\(apple.stdout)")
+        let other = try ReceiptCLI.run(["verify", "--json", "--root", certs.appendingPathComponent("AppleRootCA-G3.cer").path, Self.sample])
+        #expect(other.status == 1)
+        #expect(try VerifyOutputShape.decode(other.stdout).error?.code == "untrusted_chain")
+    }
+
+    @Test("output that cannot be written (a full device): exit 3 and the reason, in every command and format")
+    func unwritableOutput() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Enough copies that the batch's text outgrows the output buffer and is written mid-run.
+        let receipt = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        for index in 0..<200 {
+            try receipt.write(to: directory.appendingPathComponent(String(format: "r%03d.receipt", index)))
+        }
+        let commands: [[String]] = [
+            ["verify", Self.sample], ["verify", "--json", Self.sample], ["verify", "--ndjson", directory.path],
+            ["verify", "--format", "apple", Self.sample], ["dump", Self.sample], ["dump", "--json", Self.sample],
+            ["entitlements", Self.sample], ["entitlements", "--json", Self.sample],
+        ]
+        for arguments in commands {
+            let result = try ReceiptCLI.run(arguments, stdoutPath: "/dev/full")
+            #expect(result.status == 3, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("the output could not be written: No space left on device"), "\(arguments): \(result.stderr)")
+            // The same command to a file succeeds: the failure is the output's, not the receipt's.
+            #expect(try ReceiptCLI.run(arguments).status == 0, "\(arguments)")
+        }
+    }
+}
