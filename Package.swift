@@ -73,7 +73,8 @@ let package = Package(
                 "ReceiptKit",
                 "ReceiptConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["README.md"]  // the tool's manual
         ),
         // What every test target shares: the fixture directories, the real-receipt catalogue, hex
         // and independent SHA-1/SHA-256. Not a product: nothing outside the tests sees it.
