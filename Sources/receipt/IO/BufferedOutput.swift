@@ -13,8 +13,9 @@ import Darwin
 /// every ``append(_:)`` so that each verdict appears when it is known. A text of half a chunk or
 /// more (the formatted outcomes of a few 187-purchase receipts: 135 KB each) is written where it
 /// lies, after what is buffered, in one `writev(2)`, instead of being copied into the buffer.
-/// A write that fails (a full disk, a closed pipe) is remembered and everything after it dropped;
-/// the command reports it at the end.
+/// When the output is a regular file, the blocks of each large write are allocated just before
+/// it (``FilePreallocation``). A write that fails (a full disk, a closed pipe) is remembered and
+/// everything after it dropped; the command reports it at the end.
 struct BufferedOutput {
     /// What is waiting to be written.
     var bytes: [UInt8] = []
@@ -26,6 +27,11 @@ struct BufferedOutput {
     var failed: Bool { failure != nil }
     /// The descriptor written to.
     let descriptor: Int32
+    /// Where the next write lands in the file, when the output is a regular file (nil for a pipe,
+    /// a terminal or a device: nothing is allocated ahead then).
+    private(set) var filePosition: Int64?
+    /// The blocks of each large write, allocated before it when the output is a regular file.
+    private(set) var preallocation = FilePreallocation(enabled: false)
 
     /// A buffer for `descriptor` (stdout): chunks of `chunkSize` bytes, or one write per
     /// ``append(_:)`` on a terminal.
@@ -33,6 +39,10 @@ struct BufferedOutput {
         self.chunkSize = interactive ? 0 : chunkSize
         self.descriptor = descriptor
         bytes.reserveCapacity(self.chunkSize + 64 * 1024)
+        if !interactive, let file = Self.writePosition(of: descriptor) {
+            filePosition = file.position
+            preallocation = FilePreallocation(enabled: !file.appending)
+        }
     }
 
     /// Whether output goes to a terminal (every ``append(_:)`` is written at once).
@@ -56,9 +66,11 @@ struct BufferedOutput {
         }
         if !failed {
             let descriptor = descriptor
-            failure = bytes.withUnsafeBytes { buffered in
+            allocateAhead(bytes.count + text.count)
+            let failure = bytes.withUnsafeBytes { buffered in
                 text.withUnsafeBytes { FileDescriptorOutput.writeAll(buffered, $0, to: descriptor) }
             }
+            record(failure, count: bytes.count + text.count)
         }
         bytes.removeAll(keepingCapacity: true)
     }
@@ -66,8 +78,33 @@ struct BufferedOutput {
     /// Writes everything buffered (unless a write failed before).
     mutating func flush() {
         if !failed, !bytes.isEmpty {
-            failure = FileDescriptorOutput.writeAll(bytes, to: descriptor)
+            allocateAhead(bytes.count)
+            record(FileDescriptorOutput.writeAll(bytes, to: descriptor), count: bytes.count)
         }
         bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Notes a write of `count` bytes, made just before: why it failed (the `errno` it returned),
+    /// nil when it did not, and where the next one lands.
+    private mutating func record(_ writeFailure: Int32?, count: Int) {
+        if let writeFailure, failure == nil { failure = writeFailure }
+        if let position = filePosition { filePosition = position + Int64(count) }
+    }
+
+    /// Allocates the file's blocks for a write of `count` bytes about to be made.
+    private mutating func allocateAhead(_ count: Int) {
+        if let position = filePosition { preallocation.allocate(count, at: position, descriptor: descriptor) }
+    }
+
+    /// Where a write to `descriptor` lands, when it is a regular file: the end of the file when it
+    /// is open for appending, else its current position.
+    private static func writePosition(of descriptor: Int32) -> (position: Int64, appending: Bool)? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let flags = fcntl(descriptor, F_GETFL)
+        let appending = flags >= 0 && flags & O_APPEND != 0
+        let position = appending ? Int64(status.st_size) : Int64(lseek(descriptor, 0, SEEK_CUR))
+        guard position >= 0 else { return nil }
+        return (position, appending)
     }
 }

@@ -3,7 +3,8 @@ import Testing
 @testable import receipt
 
 /// The tool's buffered standard output: every byte written once, in order, whatever the pieces;
-/// the first failed write remembered and nothing written after it.
+/// a new file's large writes allocated ahead; the first failed write remembered and nothing
+/// written after it.
 @Suite("buffered output")
 struct BufferedOutputTests {
     /// Pieces of every kind: empty, tiny, around the page size, around half a chunk (where a piece
@@ -28,7 +29,8 @@ struct BufferedOutputTests {
     }
 
     /// Writes `pieces` through a buffer on `descriptor`, checking after each append that the
-    /// buffer never holds a chunk or more. Returns the buffer.
+    /// buffer never holds a chunk or more, and at the end that the position it kept is where a
+    /// regular file ends. Returns the buffer.
     @discardableResult
     static func write(_ pieces: [[UInt8]], to descriptor: Int32, chunkSize: Int) -> BufferedOutput {
         var output = BufferedOutput(chunkSize: chunkSize, interactive: false, descriptor: descriptor)
@@ -39,6 +41,13 @@ struct BufferedOutputTests {
         output.flush()
         #expect(output.bytes.isEmpty)
         #expect(!output.failed)
+        #expect(output.preallocation.allocatedBytes <= pieces.reduce(0) { $0 + $1.count })
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            #expect(output.filePosition == Int64(status.st_size))
+        } else {
+            #expect(output.filePosition == nil)
+        }
         return output
     }
 
@@ -50,9 +59,14 @@ struct BufferedOutputTests {
             defer { try? FileManager.default.removeItem(at: url) }
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             try #require(descriptor >= 0)
-            Self.write(pieces, to: descriptor, chunkSize: chunkSize)
+            let output = Self.write(pieces, to: descriptor, chunkSize: chunkSize)
             close(descriptor)
             #expect(try Data(contentsOf: url) == Data(pieces.joined()), "chunk size \(chunkSize)")
+            if chunkSize >= 2 * FilePreallocation.minimumLength {
+                // Chunks of 256 KB are written whole: their blocks are allocated first, unless the
+                // file system refused (which turns preallocation off).
+                #expect(output.preallocation.allocatedBytes > 0 || !output.preallocation.isEnabled)
+            }
         }
     }
 
@@ -65,9 +79,11 @@ struct BufferedOutputTests {
         let descriptor = open(url.path, O_WRONLY | O_APPEND)
         try #require(descriptor >= 0)
         let pieces = Self.pieces(seed: 5, chunkSize: 16 * 1024)
-        Self.write(pieces, to: descriptor, chunkSize: 16 * 1024)
+        let output = Self.write(pieces, to: descriptor, chunkSize: 16 * 1024)
         close(descriptor)
         #expect(try Data(contentsOf: url) == prefix + Data(pieces.joined()))
+        // A file open for appending is never allocated ahead: its end may move under others.
+        #expect(!output.preallocation.isEnabled && output.preallocation.allocatedBytes == 0)
     }
 
     @Test("a refused write returns its own errno: ENOSPC from /dev/full, EBADF from a closed descriptor; nil when all is written")
@@ -96,7 +112,8 @@ struct BufferedOutputTests {
         let pieces = Self.pieces(seed: 6, chunkSize: 16 * 1024)
         let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let received = Task.detached { reader.readDataToEndOfFile() }
-        Self.write(pieces, to: ends[1], chunkSize: 16 * 1024)
+        let output = Self.write(pieces, to: ends[1], chunkSize: 16 * 1024)
+        #expect(!output.preallocation.isEnabled)
         close(ends[1])
         #expect(await received.value == Data(pieces.joined()))
     }
@@ -116,5 +133,37 @@ struct BufferedOutputTests {
         output.flush()
         #expect(output.bytes.isEmpty)
         close(ends[1])
+    }
+
+    @Test("allocating a write's blocks ahead changes neither the file's size nor what it reads")
+    func preallocation() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("preallocated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let text = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 253) }
+        var preallocation = FilePreallocation(enabled: true)
+        // Under the minimum nothing is asked of the file system.
+        preallocation.allocate(FilePreallocation.minimumLength - 1, at: 0, descriptor: descriptor)
+        #expect(preallocation.allocatedBytes == 0 && preallocation.isEnabled)
+        preallocation.allocate(text.count, at: 0, descriptor: descriptor)
+        var status = stat()
+        try #require(fstat(descriptor, &status) == 0)
+        #expect(status.st_size == 0, "the size stays until the write lands")
+        if preallocation.isEnabled {
+            #expect(preallocation.allocatedBytes == text.count)
+            #expect(Int(status.st_blocks) * 512 >= text.count, "\(status.st_blocks) blocks of 512 bytes")
+        }
+        #expect(FileDescriptorOutput.writeAll(text, to: descriptor) == nil)
+        try #require(fstat(descriptor, &status) == 0)
+        #expect(status.st_size == off_t(text.count))
+        #expect(try Data(contentsOf: url) == Data(text))
+        // A descriptor the system refuses turns preallocation off for good.
+        var refused = FilePreallocation(enabled: true)
+        refused.allocate(text.count, at: 0, descriptor: -1)
+        #expect(!refused.isEnabled && refused.allocatedBytes == 0)
+        refused.allocate(text.count, at: Int64(text.count), descriptor: descriptor)
+        #expect(refused.allocatedBytes == 0)
     }
 }
