@@ -61,8 +61,16 @@ step "third backend: Backends/SwiftCrypto (its own package, ReceiptKit at traits
 swift test --package-path Backends/SwiftCrypto --scratch-path "$root/.build-swiftcrypto" 2>&1 \
     | grep -E "swift-crypto \(|✘|passed after|failed after"
 
-step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests"
+step "server: receipt-server (Server/, its own package) builds and passes its live HTTP tests; the state store's tests on SQLite and PostgreSQL"
+# The PostgreSQL tests start throwaway servers from the installed binaries (Scripts/postgres.sh).
+if ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+    sudo=""; [[ "$(id -u)" != 0 ]] && sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends postgresql
+fi
+server_started=$SECONDS
 (cd Server && swift build --build-tests && swift test --skip-build)
+printf 'server build and tests: %ds\n' "$((SECONDS - server_started))"
 bash Scripts/check-server-readme.sh "$(cd Server && swift build --show-bin-path)/receipt-server"
 
 step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"

@@ -22,11 +22,30 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
+        // The stored tokens and the state derived from them: storage (SQLite, PostgreSQL) and a
+        // pure derivation, with no HTTP.
+        .target(
+            name: "ReceiptState",
+            dependencies: [
+                .product(name: "ReceiptKit", package: root),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "ReceiptServer",
             dependencies: [
+                "ReceiptState",
                 .product(name: "ReceiptKit", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -49,8 +68,21 @@ let package = Package(
             name: "ReceiptServerTests",
             dependencies: [
                 "ReceiptServer",
+                "StateTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "ReceiptStateTests",
+            dependencies: ["ReceiptState", "StateTestSupport"]
+        ),
+        // Throwaway PostgreSQL servers (Scripts/postgres.sh) and synthetic tokens, for both test targets.
+        .target(
+            name: "StateTestSupport",
+            dependencies: [
+                "ReceiptState", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/StateTestSupport"
         ),
     ]
 )

@@ -1,0 +1,188 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLiteNIO
+
+/// The embedded store: one SQLite file (sqlite-nio, SQLite built in), in WAL mode with
+/// `synchronous=FULL`, so that a call returns only once its commit is on disk.
+///
+/// One connection in SQLite's serialized mode; every write is a single statement, so calls may
+/// overlap. Several processes may open the same file (`busy_timeout` makes a writer wait its turn).
+public final class SQLiteTokenStore: TokenStore {
+    private let connection: SQLiteConnection
+    private let limits: TokenStoreLimits
+    /// The file, as opened.
+    public let path: String
+
+    private init(connection: SQLiteConnection, path: String, limits: TokenStoreLimits) {
+        self.connection = connection
+        self.path = path
+        self.limits = limits
+    }
+
+    /// Opens (creating when missing) the database file at `path` and brings its schema up to date.
+    public static func open(path: String, limits: TokenStoreLimits = .init(), logger: Logger) async throws(TokenStoreError) -> SQLiteTokenStore {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        } catch {
+            throw TokenStoreError(.unavailable, "the SQLite database \(path) could not be opened: \(error)")
+        }
+        let store = SQLiteTokenStore(connection: connection, path: path, limits: limits)
+        do {
+            try await store.prepare()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Sets the connection's durability and waits, and applies the migrations not yet applied, in
+    /// one immediate transaction (a second process opening the file at once waits for it).
+    private func prepare() async throws(TokenStoreError) {
+        let connection = self.connection
+        let timeout = max(limits.operationTimeout, 1)
+        try await withDeadline(timeout * 4, "preparing \(path)", describe: Self.describe) {
+            _ = try await connection.query("PRAGMA busy_timeout = \(Int(timeout * 1000))")
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA synchronous = FULL")
+            _ = try await connection.query("BEGIN IMMEDIATE")
+            do {
+                _ = try await connection.query(StoreSchema.migrationsTable)
+                var applied = Set<Int>()
+                for row in try await connection.query("SELECT version FROM receipt_state_migrations") {
+                    if let version = row.column("version")?.integer { applied.insert(Int(version)) }
+                }
+                if let newest = applied.max(), newest > StoreSchema.latestVersion {
+                    throw TokenStoreError(.incompatible, "the database's schema is version \(newest); this build knows up to \(StoreSchema.latestVersion)")
+                }
+                for migration in StoreSchema.migrations where !applied.contains(migration.version) {
+                    for statement in migration.statements(.sqlite) {
+                        _ = try await connection.query(statement)
+                    }
+                    _ = try await connection.query(
+                        StoreSchema.recordMigration(dialect: .sqlite),
+                        [.integer(SQLiteInt64(migration.version)), .text(migration.description), .integer(SQLiteInt64(Date().millisecondsSince1970))])
+                }
+                _ = try await connection.query("COMMIT")
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Records `version` as applied (what a migration does last).
+    func recordMigration(version: Int, description: String) async throws(TokenStoreError) {
+        let connection = self.connection
+        _ = try await withDeadline(limits.operationTimeout, "recording migration \(version)", describe: Self.describe) {
+            try await connection.query(
+                StoreSchema.recordMigration(dialect: .sqlite),
+                [.integer(SQLiteInt64(version)), .text(description), .integer(SQLiteInt64(Date().millisecondsSince1970))])
+        }
+    }
+
+    public func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome] {
+        guard !tokens.isEmpty else { return [] }
+        guard tokens.count <= limits.maximumTokensPerCall else {
+            throw TokenStoreError(.tooLarge, "\(tokens.count) tokens in one call; at most \(limits.maximumTokensPerCall)")
+        }
+        let binds = tokens.flatMap { token -> [SQLiteData] in
+            [
+                .text(token.kind.rawValue), .text(token.token), .text(token.digest), .integer(SQLiteInt64(token.signedDateMilliseconds)),
+                token.originalTransactionID.map(SQLiteData.text) ?? .null, token.transactionID.map(SQLiteData.text) ?? .null,
+                token.notificationUUID.map(SQLiteData.text) ?? .null, .text(token.bundleID), .text(token.environment),
+                .integer(SQLiteInt64(token.receivedAtMilliseconds)),
+            ]
+        }
+        let sql = StoreSchema.insert(count: tokens.count, dialect: .sqlite)
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "storing \(tokens.count) token(s)", describe: Self.describe) {
+            try await connection.query(sql, binds)
+        }
+        return tokens.outcomes(returned: Set(rows.compactMap { $0.column("token_sha256")?.string }))
+    }
+
+    public func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken] {
+        guard !ids.isEmpty else { return [] }
+        guard ids.count <= limits.maximumIDsPerRead else {
+            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
+        }
+        let sql = StoreSchema.selectByOriginalTransactionIDs(count: ids.count, dialect: .sqlite)
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "reading tokens", describe: Self.describe) {
+            try await connection.query(sql, ids.map(SQLiteData.text))
+        }
+        return try rows.map { row throws(TokenStoreError) in try Self.decode(row).token }
+    }
+
+    public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "reading a page of tokens", describe: Self.describe) {
+            try await connection.query(StoreSchema.selectPage(dialect: .sqlite), [.integer(SQLiteInt64(rowID)), .integer(SQLiteInt64(max(1, limit)))])
+        }
+        return try rows.map { row throws(TokenStoreError) in try Self.decode(row) }
+    }
+
+    public func count() async throws(TokenStoreError) -> [TokenKind: Int] {
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "counting tokens", describe: Self.describe) {
+            try await connection.query(StoreSchema.countByKind)
+        }
+        var counts: [TokenKind: Int] = [:]
+        for row in rows {
+            guard let kind = row.columns.first?.data.string.flatMap(TokenKind.init(rawValue:)),
+                let count = row.columns.last?.data.integer
+            else { continue }
+            counts[kind] = Int(count)
+        }
+        return counts
+    }
+
+    public func ping() async throws(TokenStoreError) {
+        let connection = self.connection
+        _ = try await withDeadline(limits.operationTimeout, "checking the database", describe: Self.describe) {
+            try await connection.query("SELECT 1")
+        }
+    }
+
+    public func close() async {
+        try? await connection.close()
+    }
+
+    /// A row of ``StoreSchema/selectColumns``.
+    private static func decode(_ row: SQLiteRow) throws(TokenStoreError) -> (rowID: Int64, token: StoredToken) {
+        guard let id = row.column("id")?.integer,
+            let kind = row.column("kind")?.string.flatMap(TokenKind.init(rawValue:)),
+            let token = row.column("token")?.string,
+            let signed = row.column("signed_date_ms")?.integer,
+            let bundleID = row.column("bundle_id")?.string,
+            let environment = row.column("environment")?.string,
+            let received = row.column("received_at_ms")?.integer
+        else {
+            throw TokenStoreError(.incompatible, "a stored row could not be read: \(row)")
+        }
+        return (
+            Int64(id),
+            StoredToken(
+                kind: kind, token: token, signedDateMilliseconds: Int64(signed),
+                originalTransactionID: row.column("original_transaction_id")?.string,
+                transactionID: row.column("transaction_id")?.string, notificationUUID: row.column("notification_uuid")?.string,
+                bundleID: bundleID, environment: environment, receivedAtMilliseconds: Int64(received))
+        )
+    }
+
+    /// SQLite's own message.
+    @Sendable private static func describe(_ error: any Error) -> String {
+        "SQLite: \(error)"
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, as Apple's JSON and the store write dates.
+    public var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

@@ -1,0 +1,41 @@
+/// Where verified tokens are kept: SQLite (``SQLiteTokenStore``) or PostgreSQL
+/// (``PostgresTokenStore``), behind one interface so that the same tests run on both.
+///
+/// Every call is bounded in time (``TokenStoreLimits/operationTimeout``): a database that stops
+/// answering makes a call throw ``TokenStoreError`` with `timeout` or `unavailable`, never hang,
+/// and the next call after it returns succeeds again.
+public protocol TokenStore: Sendable {
+    /// Stores tokens in one statement (all or none), each at most once: a token already stored, or
+    /// a notification whose `notificationUUID` is stored, is left alone. Returns, for each token in
+    /// order, whether it was stored now. Returns only after the database has committed.
+    func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome]
+
+    /// Every stored token concerning these original transaction ids, in the order stored.
+    func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken]
+
+    /// Up to `limit` stored tokens whose row id is greater than `rowID`, by row id, with their row
+    /// ids: the whole store, page by page.
+    func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)]
+
+    /// How many tokens are stored, of each kind.
+    func count() async throws(TokenStoreError) -> [TokenKind: Int]
+
+    /// Whether the database answers (a trivial query): `/health`.
+    func ping() async throws(TokenStoreError)
+
+    /// Closes the connections; no call may follow.
+    func close() async
+}
+
+/// The bounds every store applies.
+public struct TokenStoreLimits: Sendable, Hashable {
+    /// The longest a store call may take, in seconds, before it throws `timeout`.
+    public var operationTimeout: Double = 5
+    /// The most tokens in one ``TokenStore/store(_:)`` call.
+    public var maximumTokensPerCall = 200
+    /// The most original transaction ids in one read.
+    public var maximumIDsPerRead = 500
+
+    /// The default bounds.
+    public init() {}
+}

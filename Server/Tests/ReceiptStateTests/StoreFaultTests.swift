@@ -1,0 +1,85 @@
+import Foundation
+import ReceiptState
+import StateTestSupport
+import Testing
+
+/// A database that goes away: calls fail with a clear error within the time limit (never hang),
+/// and succeed again once it is back.
+struct StoreFaultTests {
+    func notification(_ uuid: String) -> StoredToken {
+        UnsignedTokens.stored(
+            .notification,
+            UnsignedTokens.notification(
+                type: "DID_RENEW", uuid: uuid, signed: 1_800_000_000_000,
+                transaction: UnsignedTokens.transaction(id: uuid, purchase: 1_800_000_000_000, expires: 1_800_000_100_000, signed: 1_800_000_000_000)))
+    }
+
+    @Test func aStoppedPostgresFailsFastAndRecovers() async throws {
+        let server = try ThrowawayPostgres.start()
+        defer { server.destroy() }
+        var limits = TokenStoreLimits()
+        limits.operationTimeout = 2
+        let store = try await StoreLocation.postgres(url: server.url).open(limits: limits, logger: testLogger)
+        defer { Task { await store.close() } }
+        #expect(try await store.store([notification("before")]) == [.stored])
+
+        try server.stop()
+        for attempt in 0..<3 {
+            let started = ContinuousClock.now
+            do {
+                _ = try await store.store([notification("during-\(attempt)")])
+                Issue.record("a store call succeeded with the database stopped")
+            } catch {
+                #expect([.unavailable, .timeout].contains(error.code))
+                #expect(error.message.contains("storing 1 token(s)"), "\(error)")
+            }
+            #expect(ContinuousClock.now - started < .seconds(limits.operationTimeout + 2))
+        }
+        do {
+            try await store.ping()
+            Issue.record("ping succeeded with the database stopped")
+        } catch {
+            #expect([.unavailable, .timeout].contains(error.code))
+        }
+
+        try server.restart()
+        var recovered = false
+        for _ in 0..<40 where !recovered {
+            if (try? await store.store([notification("after")])) != nil {
+                recovered = true
+            } else {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        #expect(recovered)
+        let counts = try await store.count()
+        #expect(counts == [.notification: 2], "before and after; nothing from the outage")
+    }
+
+    @Test func anUnreachablePostgresIsAClearErrorAtOpen() async throws {
+        var limits = TokenStoreLimits()
+        limits.operationTimeout = 1
+        let started = ContinuousClock.now
+        do {
+            // Port 1 on loopback: nothing listens.
+            let store = try await StoreLocation.postgres(url: "postgres://receipt@127.0.0.1:1/receipt").open(limits: limits, logger: testLogger)
+            await store.close()
+            Issue.record("opened a database that is not there")
+        } catch {
+            #expect([.unavailable, .timeout].contains(error.code))
+            #expect(error.message.contains("migrating postgres://receipt@127.0.0.1:1/receipt"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+    }
+
+    @Test func anSQLiteFileThatCannotBeOpenedIsAClearError() async throws {
+        do {
+            let store = try await StoreLocation.sqlite(path: "/nonexistent-folder/state.sqlite").open(logger: testLogger)
+            await store.close()
+            Issue.record("opened a file in a folder that does not exist")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("/nonexistent-folder/state.sqlite"), "\(error)")
+        }
+    }
+}
