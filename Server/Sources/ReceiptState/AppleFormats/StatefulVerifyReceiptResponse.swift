@@ -1,0 +1,119 @@
+import Foundation
+import ReceiptKit
+
+/// A `verifyReceipt` answer with the stored state added: `latest_receipt_info` gains the stored
+/// transactions of the receipt's subscriptions that the receipt does not hold (and the stored
+/// revocations of those it does), and `pending_renewal_info` comes from the latest stored renewal
+/// infos. With nothing stored it is the receipt's answer, byte for byte.
+public struct StatefulVerifyReceiptResponse: Sendable, Encodable {
+    /// The answer, `latest_receipt_info` merged.
+    public var response: AppleVerifyReceiptResponse
+    /// `pending_renewal_info`, one entry per subscription with a stored renewal info, by original
+    /// transaction id; nil when none.
+    public var pendingRenewalInfo: [ApplePendingRenewalInfo]?
+
+    /// The receipt's answer with nothing added.
+    public init(_ response: AppleVerifyReceiptResponse) {
+        self.response = response
+    }
+
+    /// The original transaction ids whose state the answer can take: those of the receipt's
+    /// subscriptions (`latest_receipt_info`), on a valid answer only.
+    public static func originalTransactionIDs(of response: AppleVerifyReceiptResponse) -> [String] {
+        guard response.status == .valid, let entries = response.latestReceiptInfo else { return [] }
+        var seen = Set<String>()
+        return entries.compactMap(\.originalTransactionID).filter { seen.insert($0).inserted }
+    }
+
+    /// Merges `states` (keyed by original transaction id) into `response`.
+    /// - Parameter excludesOldTransactions: Keep only the latest transaction of each subscription
+    ///   (the request's `exclude-old-transactions`).
+    public init(merging states: [String: SubscriptionState], into response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool) {
+        self.response = response
+        let ids = Self.originalTransactionIDs(of: response)
+        guard let entries = response.latestReceiptInfo, ids.contains(where: { states[$0] != nil }) else { return }
+        var merged: [(order: Int, entry: AppleResponseTransaction)] = []
+        var present = Set<String>()
+        for (order, entry) in entries.enumerated() {
+            var entry = entry
+            if let id = entry.transactionID, let original = entry.originalTransactionID,
+                let stored = states[original]?.transactions.first(where: { $0.facts.transactionId == id })
+            {
+                present.insert(id)
+                if stored.isRevoked, entry.cancellationDate == nil {
+                    entry.cancellationDate = stored.revocationDate.map { AppleDate(Date(millisecondsSince1970: $0)) }
+                }
+            }
+            merged.append((order, entry))
+        }
+        for id in ids {
+            guard let state = states[id] else { continue }
+            for transaction in state.transactions.reversed() where !present.contains(transaction.facts.transactionId) {
+                merged.append((merged.count, AppleResponseTransaction(transaction)))
+            }
+        }
+        let distantPast = Int64.min
+        merged.sort { left, right in
+            let l = left.entry.purchaseDate.flatMap { Int64($0.milliseconds) } ?? distantPast
+            let r = right.entry.purchaseDate.flatMap { Int64($0.milliseconds) } ?? distantPast
+            return l != r ? l < r : left.order < right.order
+        }
+        var result = merged.map(\.entry)
+        if excludesOldTransactions {
+            var latest: [String: Int] = [:]
+            for (index, entry) in result.enumerated() {
+                latest[entry.originalTransactionID ?? entry.transactionID ?? "\(index)"] = index
+            }
+            let keep = Set(latest.values)
+            result = result.enumerated().filter { keep.contains($0.offset) }.map(\.element)
+        }
+        self.response.latestReceiptInfo = result
+        let renewals = ids.sorted().compactMap { states[$0]?.renewalInfo }.map(ApplePendingRenewalInfo.init)
+        pendingRenewalInfo = renewals.isEmpty ? nil : renewals
+    }
+
+    /// Writes the answer's members and `pending_renewal_info` in one object.
+    public func encode(to encoder: any Encoder) throws {
+        try response.encode(to: encoder)
+        guard let pendingRenewalInfo else { return }
+        var container = encoder.container(keyedBy: AppleKey.self)
+        try container.encode(pendingRenewalInfo, forKey: "pending_renewal_info")
+    }
+
+    /// The answer as JSON, written as ``AppleVerifyReceiptResponse/jsonBytes(prettyPrinted:)``
+    /// writes it (members sorted, `/` unescaped).
+    public func jsonBytes() -> [UInt8] {
+        guard pendingRenewalInfo != nil else { return response.jsonBytes() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return response.jsonBytes() }
+        return Array(data)
+    }
+}
+
+extension AppleResponseTransaction {
+    /// The `latest_receipt_info` entry for a stored transaction: Apple's string formats; an
+    /// introductory free trial gives `is_trial_period` `"true"`, another introductory offer
+    /// `is_in_intro_offer_period` `"true"`; a revocation gives `cancellation_date`.
+    public init(_ transaction: StateTransaction) {
+        self.init()
+        let facts = transaction.facts
+        let introductory = facts.offerType == 1
+        let freeTrial = introductory && facts.offerDiscountType == "FREE_TRIAL"
+        quantity = String(facts.quantity ?? 1)
+        productID = facts.productId
+        transactionID = facts.transactionId
+        originalTransactionID = facts.originalTransactionId
+        purchaseDate = facts.purchaseDate.map { AppleDate(Date(millisecondsSince1970: $0)) }
+        originalPurchaseDate = facts.originalPurchaseDate.map { AppleDate(Date(millisecondsSince1970: $0)) }
+        expiresDate = facts.expiresDate.map { AppleDate(Date(millisecondsSince1970: $0)) }
+        webOrderLineItemID = facts.webOrderLineItemId
+        isTrialPeriod = freeTrial ? "true" : "false"
+        isInIntroOfferPeriod = introductory && !freeTrial ? "true" : "false"
+        if transaction.isRevoked {
+            cancellationDate = (transaction.revocationDate ?? facts.revocationDate).map { AppleDate(Date(millisecondsSince1970: $0)) }
+        }
+        promotionalOfferID = facts.offerType == 2 ? facts.offerIdentifier : nil
+        subscriptionGroupIdentifier = facts.subscriptionGroupIdentifier
+    }
+}

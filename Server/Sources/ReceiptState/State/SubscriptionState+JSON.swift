@@ -1,0 +1,88 @@
+import Foundation
+
+extension SubscriptionState: Encodable {
+    /// Writes `GET /subscriptions/{id}`'s object: `original_transaction_id`, `product_id`,
+    /// `subscription_group_identifier`, `environment`, `expires_date`, `active`,
+    /// `auto_renew_status`, `auto_renew_product_id`, `is_in_billing_retry_period`,
+    /// `grace_period_expires_date`, `revoked`, `last_notification` {`type`, `subtype`,
+    /// `signed_date`}, `transactions` (newest first). Dates are RFC 3339 in UTC with milliseconds;
+    /// a field not known is `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AppleKey.self)
+        try container.encode(originalTransactionId, forKey: "original_transaction_id")
+        try container.encode(productId, forKey: "product_id")
+        try container.encode(subscriptionGroupIdentifier, forKey: "subscription_group_identifier")
+        try container.encode(environment, forKey: "environment")
+        try container.encode(expiresDate.map(StateDate.text), forKey: "expires_date")
+        try container.encode(isActive, forKey: "active")
+        try container.encode(autoRenewStatus.map { $0 == 1 }, forKey: "auto_renew_status")
+        try container.encode(autoRenewProductId, forKey: "auto_renew_product_id")
+        try container.encode(isInBillingRetryPeriod, forKey: "is_in_billing_retry_period")
+        try container.encode(gracePeriodExpiresDate.map(StateDate.text), forKey: "grace_period_expires_date")
+        try container.encode(isRevoked, forKey: "revoked")
+        try container.encode(lastNotification, forKey: "last_notification")
+        try container.encode(transactions, forKey: "transactions")
+    }
+}
+
+extension SubscriptionState.LastNotification: Encodable {
+    /// `{"type", "subtype", "signed_date"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AppleKey.self)
+        try container.encode(type, forKey: "type")
+        try container.encode(subtype, forKey: "subtype")
+        try container.encode(StateDate.text(signedDate), forKey: "signed_date")
+    }
+}
+
+extension StateTransaction: Encodable {
+    /// A transaction: its ids, product, dates, type, offer and revocation.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AppleKey.self)
+        try container.encode(facts.transactionId, forKey: "transaction_id")
+        try container.encode(facts.originalTransactionId, forKey: "original_transaction_id")
+        try container.encode(facts.productId, forKey: "product_id")
+        try container.encode(facts.type, forKey: "type")
+        try container.encode(facts.purchaseDate.map(StateDate.text), forKey: "purchase_date")
+        try container.encode(facts.expiresDate.map(StateDate.text), forKey: "expires_date")
+        try container.encode(facts.webOrderLineItemId, forKey: "web_order_line_item_id")
+        try container.encode(facts.offerType, forKey: "offer_type")
+        try container.encode(facts.inAppOwnershipType, forKey: "in_app_ownership_type")
+        try container.encode(facts.environment, forKey: "environment")
+        try container.encode(isRevoked, forKey: "revoked")
+        try container.encode(revocationDate.map(StateDate.text), forKey: "revocation_date")
+        try container.encode(facts.revocationReason, forKey: "revocation_reason")
+        try container.encode(StateDate.text(facts.signedDate), forKey: "signed_date")
+    }
+}
+
+/// The state's date format: RFC 3339, UTC, milliseconds (`2026-01-02T03:04:05.678Z`).
+enum StateDate {
+    /// The text of a date given in milliseconds since 1970.
+    static func text(_ milliseconds: Int64) -> String {
+        Date(millisecondsSince1970: milliseconds).formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current))
+    }
+
+    /// Reads an RFC 3339 date (`?at=`): `Z` or an offset, with or without a fraction.
+    static func parse(_ text: String) -> Date? {
+        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
+            if let date = try? style.parse(text) { return date }
+        }
+        return nil
+    }
+}
+
+extension SubscriptionState {
+    /// The state as JSON (members sorted, `/` unescaped).
+    public func jsonBytes() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(self))) ?? Array(#"{"original_transaction_id":null}"#.utf8)
+    }
+
+    /// Reads `?at=`'s RFC 3339 date; nil when it is not one.
+    public static func date(rfc3339 text: String) -> Date? {
+        StateDate.parse(text)
+    }
+}
