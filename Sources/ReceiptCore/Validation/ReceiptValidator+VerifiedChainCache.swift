@@ -77,11 +77,11 @@ extension ReceiptValidator {
             }
             guard attributesMatch else { return nil }
             let signed = [Self.setTag[...], der[(attributes.lowerBound + 1)..<attributes.upperBound]]
-            guard primitives.verifySignature(signature, of: signed, digest: entry.digestAlgorithm, key: entry.key) else {
+            guard primitives.verifySignature(signature, of: signed, scheme: .rsaPKCS1v15(entry.digestAlgorithm), key: entry.key) else {
                 return nil
             }
         } else {
-            guard primitives.verifySignature(signature, of: [content], digest: entry.digestAlgorithm, key: entry.key) else {
+            guard primitives.verifySignature(signature, of: [content], scheme: .rsaPKCS1v15(entry.digestAlgorithm), key: entry.key) else {
                 return nil
             }
         }
