@@ -13,6 +13,7 @@ extension ReceiptValidator {
     /// Forgets every cached chain: the next receipt of each chain is verified in full again.
     public func removeCachedChains() {
         chainCache?.removeAll()
+        jwsState.cache?.removeAll()
     }
 
     /// The leading byte of the DER SET the signature covers when signed attributes are present
