@@ -43,7 +43,7 @@ extension Entitlements {
     ///
     /// `appTransaction`, when given, supplies the original application version. The environment
     /// is the newest transaction's (`Sandbox` reads as `ProductionSandbox`, as in a receipt).
-    /// Pass transactions ``ReceiptValidator/verifyJWS(_:)`` returned, never unverified ones.
+    /// Pass transactions `ReceiptValidator.verifyJWS(_:)` returned, never unverified ones.
     public init(
         transactions: [TransactionPayload], appTransaction: AppTransactionPayload? = nil, at date: Date,
         catalog: ProductCatalog = .empty
