@@ -61,6 +61,7 @@ let package = Package(
             name: "receipt-server",
             dependencies: [
                 "ReceiptServer",
+                "ReceiptState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,6 +15,7 @@ public struct ServerEnvironment: Sendable {
     public static let names: [String] = [
         "HOST", "PORT", "BUNDLE_ID", "ENVIRONMENT", "SHARED_SECRET", "XCODE", "ROOT", "CATALOG",
         "MAX_BODY_SIZE", "BACKEND", "MAX_CONNECTIONS", "IDLE_TIMEOUT", "REQUEST_TIMEOUT", "LOG_LEVEL",
+        "DATABASE",
     ]
 
     /// The server's variables, by name without ``prefix``.

@@ -37,6 +37,8 @@ public struct ServerOptions: Sendable {
     /// Seconds from a request's first byte to its last (head and body): a client that sends
     /// slower than that is disconnected, however steadily it trickles.
     public var requestTimeout = 15
+    /// Where the state is kept (`--database`): a file path or `sqlite:PATH`, or `postgres://…`.
+    public var database = "receipt-state.sqlite"
 
     /// The default queue per validation thread.
     public static let pendingValidationsPerThread = 64
@@ -87,6 +89,8 @@ extension ServerOptions {
                 }
             }
         }
+        // --root applies to JWS (notifications, transactions) as to receipts.
+        if !rootPaths.isEmpty { configuration.jwsTrustAnchors = configuration.trustAnchors }
         var catalog = ProductCatalog.empty
         if let catalogPath {
             guard let data = FileManager.default.contents(atPath: catalogPath) else {

@@ -1,5 +1,6 @@
 import Logging
 import ReceiptKit
+import ReceiptState
 
 /// What the command line gave `receipt-server`: nil, or an empty list, where it gave nothing, so
 /// that the environment variable, and then the default, applies.
@@ -32,6 +33,8 @@ public struct ServerFlags: Sendable {
     public var requestTimeout: Int?
     /// `--log-level`.
     public var logLevel: String?
+    /// `--database`.
+    public var database: String?
 
     /// No flag given.
     public init() {}
@@ -78,6 +81,7 @@ public struct ServerSettings: Sendable {
         options.requestTimeout =
             try Self.setting(flags.requestTimeout, environment.integer("REQUEST_TIMEOUT"), "request-timeout", Self.isPositive)
             ?? options.requestTimeout
+        options.database = try Self.setting(flags.database, environment.text("DATABASE"), "database", Self.isDatabase) ?? options.database
         let levelName = try Self.setting(flags.logLevel, environment.text("LOG_LEVEL"), "log-level", Self.isLogLevel) ?? "info"
 
         switch environmentName {
@@ -130,6 +134,14 @@ public struct ServerSettings: Sendable {
     private static func isLogLevel(_ text: String, _ name: String) throws(ServerOptionsError) {
         guard Logger.Level(rawValue: text) != nil else {
             throw ServerOptionsError(description: "\(name): unknown log level '\(text)' (trace, debug, info, notice, warning, error or critical)")
+        }
+    }
+
+    private static func isDatabase(_ text: String, _ name: String) throws(ServerOptionsError) {
+        do {
+            _ = try StoreLocation(text)
+        } catch {
+            throw ServerOptionsError(description: "\(name): \(error.message)")
         }
     }
 

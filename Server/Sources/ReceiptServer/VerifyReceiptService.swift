@@ -23,6 +23,8 @@ public struct VerifyReceiptService: Sendable {
     public let readiness: BackendReadiness
     /// The open connections, within ``ServerOptions/maximumConnections``.
     public let connections: ConnectionRegistry
+    /// The stored notifications and transactions, and the state from them; nil: none kept.
+    public var state: StateService?
 
     /// Builds the endpoint the options describe, starts the validation threads and checks that
     /// the crypto library can verify (``BackendReadiness``).
@@ -53,7 +55,10 @@ public struct VerifyReceiptService: Sendable {
                     httpStatus: .ok, started: .now)
             }
         }
-        router.get("/health") { _, _ in await health() }
+        router.get("/health") { _, _ in
+            if let problem = await storeHealthProblem() { return problem }
+            return await health()
+        }
         router.get("/metrics") { _, _ in
             let text = metrics.prometheusText(
                 cache: endpoint.validator.verifiedChainCacheStatistics, pending: pool.load, isReady: readiness.verdict.isReady,
@@ -62,6 +67,7 @@ public struct VerifyReceiptService: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
+        addStateRoutes(to: router)
         return router
     }
 
@@ -160,7 +166,7 @@ public struct VerifyReceiptService: Sendable {
                 "library": "\(fault.library)", "known_good_receipt": "\(fault.knownGoodReceipt ?? "verifies")",
             ])
         }
-        return answer(response, httpStatus: .ok, started: started)
+        return await answer(response, request: bytes, started: started)
     }
 
     /// A failure of the crypto library, as logged: what it said of the client's receipt, and what
@@ -195,7 +201,7 @@ public struct VerifyReceiptService: Sendable {
     }
 
     /// A JSON response, counted in the metrics.
-    private func answer(_ response: AppleVerifyReceiptResponse, httpStatus: HTTPResponse.Status, started: ContinuousClock.Instant) -> Response {
+    func answer(_ response: AppleVerifyReceiptResponse, httpStatus: HTTPResponse.Status, started: ContinuousClock.Instant) -> Response {
         let body = response.jsonBytes()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

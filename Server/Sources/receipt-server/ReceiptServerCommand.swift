@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ReceiptKit
 import ReceiptServer
+import ReceiptState
 import ServiceLifecycle
 
 /// `receipt-server`: Apple's verifyReceipt, answered locally.
@@ -11,7 +12,7 @@ import ServiceLifecycle
 struct ReceiptServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipt-server",
-        abstract: "Answer Apple's verifyReceipt requests locally: POST /verifyReceipt, GET /health, GET /metrics.",
+        abstract: "Answer Apple's verifyReceipt requests locally: POST /verifyReceipt, GET /health, GET /metrics; keep App Store Server Notifications and StoreKit 2 transactions: POST /notifications, POST /transactions, GET /subscriptions/{id}.",
         discussion: """
             Every option can also be set with an environment variable (RECEIPT_SERVER_ plus the \
             option's name in capitals with underscores, e.g. RECEIPT_SERVER_PORT=8080, \
@@ -67,6 +68,15 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout"), help: "Seconds from a request's first byte to its last before the connection is closed (env RECEIPT_SERVER_REQUEST_TIMEOUT; default 15).")
     var requestTimeout: Int?
 
+    @Option(help: "Where notifications and transactions are kept: a file path or sqlite:PATH (SQLite), or postgres://user[:password]@host[:port]/database (env RECEIPT_SERVER_DATABASE; default receipt-state.sqlite).")
+    var database: String?
+
+    @Flag(name: .customLong("rebuild-state"), help: "Derive every subscription's state again from the stored tokens (each verified again with the anchors), print one JSON object per line, and exit.")
+    var rebuildState = false
+
+    @Option(name: .customLong("at"), help: "With --rebuild-state: the time the states are derived at, RFC 3339 (default now).")
+    var rebuildAt: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RECEIPT_SERVER_LOG_LEVEL; default info).")
     var logLevel: String?
 
@@ -87,6 +97,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         flags.idleTimeout = idleTimeout
         flags.requestTimeout = requestTimeout
         flags.logLevel = logLevel
+        flags.database = database
         return flags
     }
 
@@ -105,15 +116,21 @@ struct ReceiptServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try settings()
+        if rebuildState {
+            try await RebuildState.run(settings: settings, at: rebuildAt)
+            return
+        }
         let options = settings.options
         var logger = Logger(label: "receipt-server")
         logger.logLevel = settings.logLevel
-        let service: VerifyReceiptService
+        var service: VerifyReceiptService
         do {
             service = try VerifyReceiptService(options: options)
         } catch {
             throw ValidationError("\(error)")
         }
+        let store = try await StateStoreOpening.open(options.database, logger: logger)
+        service.state = StateService(store: store, service: service)
         logger.info("starting", metadata: [
             "host": "\(options.host)", "port": "\(options.port)", "backend": "\(service.endpoint.validator.backend.name)",
             "environment": "\(settings.environmentName)", "bundle_ids": "\(options.acceptedBundleIDs.count)",
@@ -131,6 +148,7 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await service.pool.shutdown()
+        await store.close()
         logger.info("stopped")
     }
 }

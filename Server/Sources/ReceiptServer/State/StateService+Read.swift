@@ -1,0 +1,64 @@
+import Foundation
+import ReceiptKit
+import ReceiptState
+
+extension StateService {
+    /// The `receiptkit` code of a valid answer given without the stored state.
+    public static let stateUnavailableCode = "stored_state_unavailable"
+
+    /// `GET /subscriptions/{id}[?at=RFC3339]`: the state, or a refusal (400 for a malformed id or
+    /// date, 404 when nothing is stored for it, 503 when the store cannot be read).
+    public func subscription(_ id: String, at text: String?) async throws(Refusal) -> SubscriptionState {
+        guard Self.isOriginalTransactionID(id) else {
+            throw Refusal(
+                status: 400, code: "invalid_original_transaction_id",
+                message: "an original transaction id is 1 to 64 letters, digits, '.', '_' or '-'")
+        }
+        var at = Date()
+        if let text {
+            guard let date = SubscriptionState.date(rfc3339: text) else {
+                throw Refusal(status: 400, code: "invalid_at", message: "at= takes an RFC 3339 date (2026-01-02T03:04:05Z), not '\(text)'")
+            }
+            at = date
+        }
+        let state: SubscriptionState?
+        do {
+            state = try await reader.state(of: id, at: at)
+        } catch {
+            throw Refusal(status: 503, code: error.code.rawValue, message: "the store could not be read: \(error.message)")
+        }
+        guard let state else {
+            throw Refusal(status: 404, code: "not_found", message: "nothing is stored for original transaction id \(id)")
+        }
+        return state
+    }
+
+    /// Whether `id` can be an original transaction id (Apple's are decimal; anything longer or
+    /// stranger is refused before the store is asked).
+    static func isOriginalTransactionID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// The `verifyReceipt` answer with the stored state of the receipt's subscriptions merged
+    /// (``StatefulVerifyReceiptResponse``), as JSON. A valid answer whose state cannot be read is
+    /// answered from the receipt alone, its `receiptkit` object saying so
+    /// (``stateUnavailableCode``).
+    public func answer(_ response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool) async -> [UInt8] {
+        let ids = StatefulVerifyReceiptResponse.originalTransactionIDs(of: response)
+        guard !ids.isEmpty else { return response.jsonBytes() }
+        do {
+            let states = try await reader.states(of: ids)
+            return StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: excludesOldTransactions).jsonBytes()
+        } catch {
+            var alone = response
+            alone.failure = AppleVerifyReceiptResponse.Failure(
+                code: Self.stateUnavailableCode,
+                message: "answered from the receipt alone: the stored state could not be read (\(error.code.rawValue): \(error.message))")
+            return alone.jsonBytes()
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import ReceiptKit
+import ReceiptState
+
+/// The stored-state half of `receipt-server`: verified notifications and transactions kept in a
+/// ``TokenStore``, and the state derived from them (``StateReader``), with no HTTP.
+///
+/// Every token is verified with the service's validator (the same anchors as receipts: `--root`
+/// applies to both), on the validation pool, before anything is stored.
+public struct StateService: Sendable {
+    /// Where the tokens are kept.
+    public let store: any TokenStore
+    /// The state, derived on read.
+    public let reader: StateReader
+    /// The bundle ids accepted; empty accepts any.
+    public let acceptedBundleIDs: Set<String>
+    /// The environment accepted (`Production` or `Sandbox`); nil accepts both.
+    public let acceptedEnvironment: String?
+    /// Verifies the tokens.
+    let validator: ReceiptValidator
+    /// Where verification runs.
+    let pool: ValidationPool
+
+    /// The most tokens in one `POST /transactions`.
+    public static let maximumTokensPerRequest = 100
+
+    /// A state service over `store`, verifying with `service`'s validator on its pool and
+    /// accepting what its options accept.
+    public init(store: any TokenStore, service: VerifyReceiptService) {
+        self.store = store
+        self.reader = StateReader(store: store)
+        self.validator = service.endpoint.validator
+        self.pool = service.pool
+        self.acceptedBundleIDs = service.options.acceptedBundleIDs
+        self.acceptedEnvironment = switch service.options.environment {
+        case .production: "Production"
+        case .sandbox: "Sandbox"
+        case nil: nil
+        }
+    }
+
+    /// A refusal: an HTTP status and `{"code", "message"}`.
+    public struct Refusal: Error, Sendable, Equatable {
+        /// The HTTP status.
+        public var status: Int
+        /// A stable snake_case code.
+        public var code: String
+        /// A sentence naming what was wrong.
+        public var message: String
+    }
+
+    /// Verifies one token of `kind` on the pool: the verified token, or a 400 naming what failed
+    /// (503 when the pool is full).
+    func verify(_ token: String, as kind: JWSKind, what: String) async throws(Refusal) -> VerifiedJWS {
+        let validator = self.validator
+        guard let result = await pool.run({ () -> Result<VerifiedJWS, ReceiptValidationError> in
+            do throws(ReceiptValidationError) { return .success(try validator.verifyJWS(token)) } catch { return .failure(error) }
+        }) else {
+            throw Refusal(status: 503, code: "overloaded", message: "too many requests are waiting for verification; retry shortly")
+        }
+        let verified: VerifiedJWS
+        switch result {
+        case .success(let value): verified = value
+        case .failure(let error): throw Refusal(status: 400, code: error.code.rawValue, message: "\(what): \(error.message)")
+        }
+        guard verified.kind == kind else {
+            throw Refusal(status: 400, code: "wrong_token_kind", message: "\(what) is a \(verified.kind.rawValue), not a \(kind.rawValue)")
+        }
+        return verified
+    }
+
+    /// Refuses a bundle id or environment the service does not accept (`checksBundleID` false: a
+    /// renewal info, which carries none).
+    func check(bundleID: String?, environment: String?, what: String, checksBundleID: Bool = true) throws(Refusal) {
+        if checksBundleID, !acceptedBundleIDs.isEmpty, !acceptedBundleIDs.contains(bundleID ?? "") {
+            throw Refusal(
+                status: 400, code: AppleVerifyReceiptEndpoint.FailureCode.bundleIDNotAccepted,
+                message: "\(what) is for bundle id '\(bundleID ?? "")', which this service does not accept")
+        }
+        if let acceptedEnvironment, let environment, environment != acceptedEnvironment {
+            throw Refusal(
+                status: 400, code: "environment_not_accepted",
+                message: "\(what) is for the \(environment) environment; this service answers for \(acceptedEnvironment)")
+        }
+    }
+
+    /// The store's answer to a trivial query: nil when it answers, else what is wrong.
+    public func storeProblem() async -> TokenStoreError? {
+        do {
+            try await store.ping()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import ReceiptKit
+import ReceiptState
+
+extension VerifyReceiptService {
+    /// Adds `POST /notifications`, `POST /transactions` and `GET /subscriptions/{id}` when the
+    /// service keeps state.
+    func addStateRoutes(to router: Router<BasicRequestContext>) {
+        guard let state else { return }
+        let maximumBodySize = options.maximumBodySize
+        router.post("/notifications") { request, _ in
+            await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
+                switch try await state.receiveNotification(body) {
+                case .stored(let uuid): return Self.json(["status": "stored", "notification_uuid": uuid])
+                case .alreadyStored(let uuid): return Self.json(["status": "already_stored", "notification_uuid": uuid])
+                }
+            }
+        }
+        router.post("/transactions") { request, _ in
+            await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
+                let states = try await state.receiveTransactions(body)
+                return Array("{\"subscriptions\":[".utf8) + Array(states.map { $0.jsonBytes() }.joined(separator: Array(",".utf8))) + Array("]}".utf8)
+            }
+        }
+        router.get("/subscriptions/{id}") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            let at = request.uri.queryParameters.get("at")
+            do throws(StateService.Refusal) {
+                return Self.response(.ok, try await state.subscription(id, at: at).jsonBytes())
+            } catch {
+                return Self.refusal(error)
+            }
+        }
+    }
+
+    /// The answer to a state POST: the body read whole (413 beyond the limit), then `handle`'s
+    /// JSON, or its refusal.
+    static func stateAnswer(
+        maximumBodySize: Int, _ request: Request, _ handle: ([UInt8]) async throws(StateService.Refusal) -> [UInt8]
+    ) async -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumBodySize)
+        } catch is NIOTooManyBytesError {
+            return refusal(.init(status: 413, code: AppleVerifyReceiptEndpoint.FailureCode.bodyTooLarge,
+                                 message: "the request body is larger than \(maximumBodySize) bytes"))
+        } catch {
+            return refusal(.init(status: 400, code: "unreadable_body", message: "the request body could not be read: \(error)"))
+        }
+        do {
+            return response(.ok, try await handle(Array(body.readableBytesView)))
+        } catch {
+            return refusal(error)
+        }
+    }
+
+    /// `{"code", "message"}` with the refusal's status (503 with `Retry-After`).
+    static func refusal(_ refusal: StateService.Refusal) -> Response {
+        var response = response(HTTPResponse.Status(code: refusal.status), json(["code": refusal.code, "message": refusal.message]))
+        if refusal.status == 503 { response.headers[.retryAfter] = "1" }
+        return response
+    }
+
+    /// A JSON response.
+    static func response(_ status: HTTPResponse.Status, _ body: [UInt8]) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A flat object of strings, members sorted.
+    static func json(_ members: [String: String]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? Array(encoder.encode(members))) ?? Array("{}".utf8)
+    }
+
+    /// `/health`'s store part: nil while the store answers (or there is none), else the 503 answer.
+    func storeHealthProblem() async -> Response? {
+        guard let state, let problem = await state.storeProblem() else { return nil }
+        var answer = Self.response(
+            .serviceUnavailable, Self.json(["status": problem.code.rawValue, "message": "the state store does not answer: \(problem.message)"]))
+        answer.headers[.retryAfter] = "1"
+        return answer
+    }
+}
+
+extension VerifyReceiptService {
+    /// A `verifyReceipt` answer with the stored state merged when the service keeps state
+    /// (``StateService/answer(_:excludesOldTransactions:)``), counted in the metrics.
+    func answer(_ response: AppleVerifyReceiptResponse, request body: [UInt8], started: ContinuousClock.Instant) async -> Response {
+        guard let state, !StatefulVerifyReceiptResponse.originalTransactionIDs(of: response).isEmpty else {
+            return answer(response, httpStatus: .ok, started: started)
+        }
+        let excludesOld = (try? AppleVerifyReceiptRequest(parsing: body))?.excludesOldTransactions ?? false
+        let bytes = await state.answer(response, excludesOldTransactions: excludesOld)
+        let elapsed = ContinuousClock.now - started
+        metrics.record(
+            httpCode: 200, status: response.status.rawValue,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Self.response(.ok, bytes)
+    }
+}
