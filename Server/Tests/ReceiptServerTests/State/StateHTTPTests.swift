@@ -1,0 +1,208 @@
+import Foundation
+import ReceiptState
+import StateTestSupport
+import Testing
+
+/// The state endpoints over real HTTP on loopback, the server a process of its own, on SQLite and
+/// on PostgreSQL.
+@Suite(.sharedPostgres)
+struct StateHTTPTests {
+    /// A receipt with one subscription; a DID_RENEW for it; the same again; verifyReceipt before
+    /// and after; the state after a restart.
+    @Test(arguments: TestDatabase.allCases)
+    func aRenewalJoinsVerifyReceiptAndSurvivesARestart(database: TestDatabase) async throws {
+        let location = try freshLocation(database)
+        let signer = try SignedTokens()
+        let server = try await StateServer(database: location)
+        let before = try await server.verifyReceipt()
+        #expect(latestTransactionIDs(before) == ["1000000000001"])
+        #expect(before["pending_renewal_info"] == nil)
+        #expect(before["receiptkit"] == nil)
+
+        let token = try renewal(signer)
+        let first = try await server.notify(token)
+        #expect(first.status == 200)
+        #expect(first.object["status"] as? String == "stored")
+        let retry = try await server.notify(token)
+        #expect(retry.status == 200)
+        #expect(retry.object["status"] as? String == "already_stored")
+
+        let after = try await server.verifyReceipt()
+        #expect(latestTransactionIDs(after) == ["1000000000001", "1000000000002"])
+        let pending = try #require(after["pending_renewal_info"] as? [[String: Any]])
+        #expect(pending.first?["auto_renew_status"] as? String == "1")
+        #expect(pending.first?["original_transaction_id"] as? String == StateServer.subscriptionID)
+        let state = try await server.request("GET", "/subscriptions/\(StateServer.subscriptionID)")
+        #expect(state.status == 200)
+        #expect(state.object["active"] as? Bool == true)
+        #expect((state.object["transactions"] as? [Any])?.count == 1)
+        try await server.stop()
+
+        let restarted = try await StateServer(database: location)
+        #expect(latestTransactionIDs(try await restarted.verifyReceipt()) == ["1000000000001", "1000000000002"])
+        #expect(try await restarted.request("GET", "/subscriptions/\(StateServer.subscriptionID)").object["active"] as? Bool == true)
+        #expect(try await restarted.request("GET", "/health").status == 200)
+        try await restarted.stop()
+    }
+
+    /// Each bad input: a clear JSON error, and nothing stored.
+    @Test(arguments: TestDatabase.allCases)
+    func badInputIsRefusedAndNothingIsStored(database: TestDatabase) async throws {
+        let server = try await StateServer(database: try freshLocation(database), extra: ["--max-body-size", "65536"])
+        let signer = try SignedTokens()
+        func refused(_ answer: (status: Int, object: [String: Any]), _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(answer.status == status, sourceLocation: sourceLocation)
+            #expect(answer.object["code"] as? String == code, "\(answer.object)", sourceLocation: sourceLocation)
+            #expect((answer.object["message"] as? String)?.isEmpty == false, sourceLocation: sourceLocation)
+        }
+        // Forged: signed by a key the leaf does not hold.
+        refused(try await server.notify(try renewal(try SignedTokens(keyName: "wrong"), original: "7001")), 400, "invalid_signature")
+        // Another bundle id.
+        refused(try await server.notify(try renewal(signer, original: "7002", bundleID: "com.other.app")), 400, "bundle_id_not_accepted")
+        // A transaction where a notification is expected.
+        let transaction = try signer.sign([
+            "transactionId": "7003", "originalTransactionId": "7003", "bundleId": "com.other.app", "productId": "p",
+            "purchaseDate": 1_719_828_000_000, "signedDate": Date().millisecondsSince1970 - 1000, "environment": "Sandbox", "type": "Consumable",
+        ])
+        refused(try await server.notify(transaction), 400, "wrong_token_kind")
+        refused(
+            try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["\#(transaction)"]}"#.utf8)),
+            400, "bundle_id_not_accepted")
+        refused(try await server.request("POST", "/notifications", body: Array("not json".utf8)), 400, "not_json_object")
+        refused(try await server.request("POST", "/notifications", body: Array(#"{"signedPayload":7}"#.utf8)), 400, "missing_signedPayload")
+        refused(try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":"x"}"#.utf8)), 400, "invalid_signedTransactions")
+        refused(try await server.request("POST", "/notifications", body: Array(repeating: UInt8(ascii: "a"), count: 70_000)), 413, "body_too_large")
+        refused(try await server.request("GET", "/subscriptions/7003"), 404, "not_found")
+        refused(try await server.request("GET", "/subscriptions/a;b"), 400, "invalid_original_transaction_id")
+        refused(try await server.request("GET", "/subscriptions/7003?at=yesterday"), 400, "invalid_at")
+        for id in ["7001", "7002", "7003"] {
+            #expect(try await server.request("GET", "/subscriptions/\(id)").status == 404, "nothing stored for \(id)")
+        }
+        // A StoreKit 2 client's transaction and renewal info are stored and answered.
+        let now = Date().millisecondsSince1970
+        let mine = try signer.sign([
+            "transactionId": "7010", "originalTransactionId": "7010", "bundleId": "com.receiptkit.test", "productId": "com.receiptkit.test.monthly",
+            "purchaseDate": now - 1000, "expiresDate": now + 86_400_000, "signedDate": now - 1000, "environment": "Sandbox",
+            "type": "Auto-Renewable Subscription",
+        ])
+        let info = try signer.sign(["originalTransactionId": "7010", "autoRenewStatus": 0, "signedDate": now - 500, "environment": "Sandbox"])
+        let stored = try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["\#(mine)"],"signedRenewalInfos":["\#(info)"]}"#.utf8))
+        #expect(stored.status == 200)
+        let subscription = try #require((stored.object["subscriptions"] as? [[String: Any]])?.first)
+        #expect(subscription["original_transaction_id"] as? String == "7010")
+        #expect(subscription["active"] as? Bool == true)
+        #expect(subscription["auto_renew_status"] as? Bool == false)
+        try await server.stop()
+    }
+
+    /// Two replicas on one PostgreSQL: the same notification posted to both at once makes one
+    /// record, and a read on either sees it.
+    @Test func twoReplicasOnOnePostgresMakeOneRecord() async throws {
+        let location = try freshLocation(.postgres)
+        let replicas = [try await StateServer(database: location), try await StateServer(database: location)]
+        let signer = try SignedTokens()
+        for round in 0..<8 {
+            let original = "\(8_000 + round)"
+            let token = try renewal(signer, original: original, transaction: "\(9_000 + round)")
+            let answers = try await withThrowingTaskGroup(of: String?.self) { group in
+                for replica in replicas {
+                    group.addTask { try await replica.notify(token).object["status"] as? String }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(answers.sorted { ($0 ?? "") < ($1 ?? "") } == ["already_stored", "stored"], "round \(round)")
+            for replica in replicas {
+                let state = try await replica.request("GET", "/subscriptions/\(original)")
+                #expect(state.status == 200)
+                #expect((state.object["transactions"] as? [Any])?.count == 1)
+            }
+        }
+        for replica in replicas { try await replica.stop() }
+    }
+
+    /// The database stopped in the middle of a load of notifications: 503 (never 200) while it is
+    /// down, /verifyReceipt answered from the receipt alone and saying so, /health 503; after it
+    /// returns, every notification answered 200 is there.
+    @Test func aStoppedDatabaseMeans503AndNoLostNotification() async throws {
+        let postgres = try ThrowawayPostgres.start()
+        defer { postgres.destroy() }
+        let server = try await StateServer(database: .postgres(url: postgres.url))
+        let signer = try SignedTokens()
+        // The scenario's subscription has a stored renewal, so verifyReceipt needs the store.
+        #expect(try await server.notify(try renewal(signer)).status == 200)
+        let tokens = try (0..<240).map { index in (original: "\(20_000 + index)", token: try renewal(signer, original: "\(20_000 + index)", transaction: "\(30_000 + index)")) }
+        let outage = Task {
+            // Longer than the store's 5 s time limit, so that requests waiting on it give up.
+            try await Task.sleep(for: .milliseconds(700))
+            try postgres.stop()
+            try await Task.sleep(for: .seconds(8))
+            try postgres.restart()
+        }
+        let statuses = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+            var results: [(String, Int)] = []
+            var next = 0
+            for _ in 0..<4 {
+                guard next < tokens.count else { break }
+                let item = tokens[next]
+                next += 1
+                group.addTask { (item.original, try await server.notify(item.token).status) }
+            }
+            while let result = try await group.next() {
+                results.append(result)
+                if next < tokens.count {
+                    let item = tokens[next]
+                    next += 1
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(20))
+                        return (item.original, try await server.notify(item.token).status)
+                    }
+                }
+            }
+            return results
+        }
+        try await outage.value
+        let accepted = statuses.filter { $0.1 == 200 }.map(\.0)
+        let unavailable = statuses.filter { $0.1 == 503 }.count
+        #expect(accepted.count + unavailable == tokens.count, "only 200 and 503: \(Set(statuses.map(\.1)))")
+        #expect(unavailable > 0, "the outage was seen")
+        #expect(accepted.count > 0)
+        print("database stopped mid-load: \(accepted.count) answered 200, \(unavailable) answered 503")
+
+        // Back: every 200 is stored.
+        var recovered = false
+        for _ in 0..<40 where !recovered {
+            recovered = try await server.request("GET", "/health").status == 200
+            if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(recovered)
+        for original in accepted {
+            #expect(try await server.request("GET", "/subscriptions/\(original)").status == 200, "\(original) was answered 200")
+        }
+        try await server.stop()
+    }
+
+    /// With the store down, /verifyReceipt answers from the receipt alone and says so; /health is 503.
+    @Test func aDownStoreLeavesVerifyReceiptAnsweringFromTheReceipt() async throws {
+        let postgres = try ThrowawayPostgres.start()
+        defer { postgres.destroy() }
+        let server = try await StateServer(database: .postgres(url: postgres.url))
+        #expect(try await server.notify(try renewal(try SignedTokens())).status == 200)
+        try postgres.stop()
+        let alone = try await server.verifyReceipt()
+        #expect(alone["status"] as? Int == 0)
+        #expect(latestTransactionIDs(alone) == ["1000000000001"])
+        #expect((alone["receiptkit"] as? [String: Any])?["code"] as? String == "stored_state_unavailable")
+        let health = try await server.request("GET", "/health")
+        #expect(health.status == 503)
+        #expect((health.object["status"] as? String)?.hasPrefix("store_") == true)
+        #expect(try await server.notify(try renewal(try SignedTokens(), original: "4242")).status == 503)
+        try postgres.restart()
+        var back = false
+        for _ in 0..<40 where !back {
+            back = latestTransactionIDs(try await server.verifyReceipt()).count == 2
+            if !back { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        #expect(back)
+        try await server.stop()
+    }
+}
