@@ -4,6 +4,7 @@
 #   Scripts/load-test.sh                  # 30 s at 64 connections on one replica, then 10 s through
 #                                         # nginx to two replicas
 #   Scripts/load-test.sh --requests 1000000   # also: RSS growth after that many requests
+#   Scripts/load-test.sh --state          # the state service's lines (Scripts/load-test-state.sh)
 #   DURATION=30 CONNECTIONS=64 THREADS=2 RECEIPT=... Scripts/load-test.sh
 #
 # Prints wrk's own report (Requests/sec:, latency percentiles) and one summary line per run:
@@ -13,6 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+
+# The state service's lines (notifications stored per second on PostgreSQL; verifyReceipt with
+# stored state against without): Scripts/load-test-state.sh.
+if [[ "${1:-}" == "--state" ]]; then exec bash Scripts/load-test-state.sh; fi
 
 duration="${DURATION:-30}"
 connections="${CONNECTIONS:-64}"
