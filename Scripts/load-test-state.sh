@@ -3,8 +3,8 @@
 #
 # 1. POST /notifications of distinct, genuine-shaped DID_RENEW notifications (signed by the
 #    synthetic PKI of Fixtures/jws, Scripts/fixtures/notifications.py) to one receipt-server on a
-#    throwaway PostgreSQL with fsync on: stored per second (rows / seconds), and 0 lost (rows ==
-#    answers "stored").
+#    throwaway PostgreSQL with fsync on: stored per second (rows / seconds), and 0 lost (every
+#    answer "stored" is a row; rows beyond them only for requests in flight when wrk stopped).
 # 2. POST /verifyReceipt of a receipt whose subscription has stored state (a DID_RENEW merged into
 #    latest_receipt_info and pending_renewal_info) against the same request on a server with none:
 #    the ratio of requests/s, alternating rounds, medians.
@@ -120,9 +120,12 @@ verdict=PASS
 [[ "$rate" -ge 1000 ]] || verdict=FAIL
 echo "$verdict POST /notifications with PostgreSQL (fsync on) ≥ 1,000 stored/s: $rate"
 [[ "$verdict" == PASS ]] || failed=1
+# wrk stops at the deadline with up to one request in flight per connection: those may be
+# committed with their answer never counted, so rows may exceed the answers by at most that many;
+# a row fewer than the answers would be a notification answered 200 and lost.
 verdict=PASS
-[[ "$rows" -eq "$stored" ]] || verdict=FAIL
-echo "$verdict 0 lost: rows $rows = answers \"stored\" $stored"
+[[ "$rows" -ge "$stored" && $((rows - stored)) -le "$connections" ]] || verdict=FAIL
+echo "$verdict 0 lost: rows $rows ≥ answers \"stored\" $stored (in flight when wrk stopped: $((rows - stored)) ≤ $connections)"
 [[ "$verdict" == PASS ]] || failed=1
 
 echo "== verifyReceipt: stored state against none, $rounds rounds of ${duration}s each"

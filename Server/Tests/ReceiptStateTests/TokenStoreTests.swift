@@ -129,6 +129,23 @@ struct TokenStoreTests {
         #expect(try await store.count().isEmpty)
     }
 
+    @Test(arguments: TestDatabase.allCases)
+    func theReaderDerivesWhatTheTokensSayFromTheCacheToo(database: TestDatabase) async throws {
+        let store = try await freshLocation(database).open(logger: testLogger)
+        defer { Task { await store.close() } }
+        let tokens = StateDerivationTests.history()
+        _ = try await store.store(Array(tokens.reversed()))
+        let at = Date(millisecondsSince1970: StateDerivationTests.start + 70 * StateDerivationTests.day)
+        let expected = SubscriptionState.derive(originalTransactionId: "1000", from: tokens, at: at).state
+        let reader = StateReader(store: store, cache: TokenFactsCache(capacity: 100))
+        #expect(try await reader.state(of: "1000", at: at) == expected)
+        #expect(reader.cache.count == tokens.count)
+        // From the cache alone: the same.
+        #expect(try await reader.state(of: "1000", at: at) == expected)
+        #expect(try await reader.states(of: ["1000", "none"], at: at).keys.sorted() == ["1000"])
+        #expect(try await store.digests(forOriginalTransactionIDs: ["1000"]).map(\.digest) == tokens.reversed().map(\.digest))
+    }
+
     @Test func locationsAreReadAsWritten() throws {
         #expect(try StoreLocation("state.sqlite") == .sqlite(path: "state.sqlite"))
         #expect(try StoreLocation("sqlite:/var/lib/x.db") == .sqlite(path: "/var/lib/x.db"))

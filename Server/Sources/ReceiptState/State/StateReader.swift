@@ -1,14 +1,19 @@
 import Foundation
 
-/// The state of subscriptions, read from a store: the tokens of the asked original transaction
-/// ids, derived on every read (nothing derived is kept, so nothing can go stale).
+/// The state of subscriptions, read from a store and derived on every read (nothing derived is
+/// kept, so nothing can go stale). A read asks the store for the digests of the tokens of the
+/// asked original transaction ids, and fetches and decodes only the tokens it has not read
+/// before (``TokenFactsCache``): tokens never change.
 public struct StateReader: Sendable {
     /// Where the tokens are.
     public let store: any TokenStore
+    /// The facts of the tokens read so far.
+    public let cache: TokenFactsCache
 
     /// A reader over `store`.
-    public init(store: any TokenStore) {
+    public init(store: any TokenStore, cache: TokenFactsCache = TokenFactsCache()) {
         self.store = store
+        self.cache = cache
     }
 
     /// The state of `originalTransactionId` at `at`; nil when nothing is stored for it.
@@ -16,20 +21,27 @@ public struct StateReader: Sendable {
         try await states(of: [originalTransactionId], at: at)[originalTransactionId]
     }
 
-    /// The states of several original transaction ids at `at`, in one read; ids with nothing
-    /// stored are absent.
+    /// The states of several original transaction ids at `at`; ids with nothing stored are absent.
     public func states(of originalTransactionIds: [String], at: Date = Date()) async throws(TokenStoreError) -> [String: SubscriptionState] {
         guard !originalTransactionIds.isEmpty else { return [:] }
-        let tokens = try await store.tokens(forOriginalTransactionIDs: originalTransactionIds)
-        guard !tokens.isEmpty else { return [:] }
-        var byID: [String: [StoredToken]] = [:]
-        for token in tokens {
-            guard let id = token.originalTransactionID else { continue }
-            byID[id, default: []].append(token)
+        let entries = try await store.digests(forOriginalTransactionIDs: originalTransactionIds)
+        guard !entries.isEmpty else { return [:] }
+        let missing = entries.map(\.digest).filter { cache.facts(forDigest: $0) == nil }
+        if !missing.isEmpty {
+            for token in try await store.tokens(withDigests: missing) {
+                if let facts = try? TokenFacts(verifiedToken: token.token, kind: token.kind) {
+                    cache.insert(facts, forDigest: token.digest)
+                }
+            }
+        }
+        var byID: [String: [(key: String, facts: TokenFacts)]] = [:]
+        for entry in entries {
+            guard let facts = cache.facts(forDigest: entry.digest) else { continue }
+            byID[entry.originalTransactionID, default: []].append((entry.digest, facts))
         }
         var states: [String: SubscriptionState] = [:]
-        for (id, tokens) in byID {
-            if let state = SubscriptionState.derive(originalTransactionId: id, from: tokens, at: at).state {
+        for (id, facts) in byID {
+            if let state = SubscriptionState.derive(originalTransactionId: id, from: facts, at: at) {
                 states[id] = state
             }
         }

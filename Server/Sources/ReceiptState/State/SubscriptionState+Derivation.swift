@@ -1,6 +1,6 @@
 import Foundation
 
-/// A token's place in the order that decides: its `signedDate`, then its text (so that two tokens
+/// A token's place in the order that decides: its `signedDate`, then its key (so that two tokens
 /// signed in the same millisecond still give one answer, whatever order they arrived in).
 struct SignedOrder: Comparable, Hashable, Sendable {
     var signedDate: Int64
@@ -27,8 +27,24 @@ extension SubscriptionState {
     public static func derive(
         originalTransactionId: String, from tokens: [StoredToken], at: Date
     ) -> (state: SubscriptionState?, unreadable: [TokenFactsError]) {
-        let now = at.millisecondsSince1970
         var unreadable: [TokenFactsError] = []
+        var read: [(key: String, facts: TokenFacts)] = []
+        for stored in tokens {
+            do {
+                read.append((stored.digest, try TokenFacts(verifiedToken: stored.token, kind: stored.kind)))
+            } catch {
+                unreadable.append(error)
+            }
+        }
+        return (derive(originalTransactionId: originalTransactionId, from: read, at: at), unreadable)
+    }
+
+    /// The state from tokens' facts, each with a key that tells equal tokens (the token's
+    /// digest): ties of `signedDate` go by key, so the answer does not depend on their order.
+    public static func derive(
+        originalTransactionId: String, from tokens: [(key: String, facts: TokenFacts)], at: Date
+    ) -> SubscriptionState? {
+        let now = at.millisecondsSince1970
         var versions: [String: (order: SignedOrder, facts: TransactionFacts)] = [:]
         var revocations: [String: (order: SignedOrder, revoked: Bool, date: Int64?)] = [:]
         var renewal: (order: SignedOrder, facts: RenewalFacts)?
@@ -47,25 +63,18 @@ extension SubscriptionState {
             if renewal.map({ $0.order < order }) ?? true { renewal = (order, info) }
         }
 
-        for stored in tokens where stored.signedDateMilliseconds <= now {
-            let facts: TokenFacts
-            do {
-                facts = try TokenFacts(verifiedToken: stored.token, kind: stored.kind)
-            } catch {
-                unreadable.append(error)
-                continue
-            }
+        for (key, facts) in tokens {
             guard facts.signedDate <= now, facts.originalTransactionId == originalTransactionId else { continue }
             switch facts {
             case .transaction(let transaction):
-                record(transaction, order: SignedOrder(signedDate: transaction.signedDate, token: stored.token))
+                record(transaction, order: SignedOrder(signedDate: transaction.signedDate, token: key))
             case .renewalInfo(let info):
-                record(info, order: SignedOrder(signedDate: info.signedDate, token: stored.token))
+                record(info, order: SignedOrder(signedDate: info.signedDate, token: key))
             case .notification(let facts):
-                let order = SignedOrder(signedDate: facts.signedDate, token: stored.token)
+                let order = SignedOrder(signedDate: facts.signedDate, token: key)
                 if notification.map({ $0.order < order }) ?? true { notification = (order, facts) }
                 if let transaction = facts.transaction, transaction.signedDate <= now {
-                    record(transaction, order: SignedOrder(signedDate: transaction.signedDate, token: stored.token))
+                    record(transaction, order: SignedOrder(signedDate: transaction.signedDate, token: key))
                     if revokingNotifications.contains(facts.notificationType) || facts.notificationType == refundReversed {
                         let revoked = facts.notificationType != refundReversed
                         let date = revoked ? (transaction.revocationDate ?? facts.signedDate) : nil
@@ -76,11 +85,11 @@ extension SubscriptionState {
                     }
                 }
                 if let info = facts.renewalInfo, info.signedDate <= now {
-                    record(info, order: SignedOrder(signedDate: info.signedDate, token: stored.token))
+                    record(info, order: SignedOrder(signedDate: info.signedDate, token: key))
                 }
             }
         }
-        guard !versions.isEmpty || renewal != nil || notification != nil else { return (nil, unreadable) }
+        guard !versions.isEmpty || renewal != nil || notification != nil else { return nil }
 
         let transactions = versions.values.map { version in
             let revocation = revocations[version.facts.transactionId]
@@ -112,8 +121,7 @@ extension SubscriptionState {
                         type: $0.facts.notificationType, subtype: $0.facts.subtype, signedDate: $0.facts.signedDate,
                         notificationUUID: $0.facts.notificationUUID)
                 },
-                transactions: transactions, renewalInfo: renewal?.facts),
-            unreadable
+                transactions: transactions, renewalInfo: renewal?.facts)
         )
     }
 

@@ -144,6 +144,35 @@ public final class PostgresTokenStore: TokenStore {
         return try await read(query, "reading tokens").map(\.token)
     }
 
+    public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
+        guard !ids.isEmpty else { return [] }
+        guard ids.count <= limits.maximumIDsPerRead else {
+            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
+        }
+        var binds = PostgresBindings(capacity: ids.count)
+        for id in ids { binds.append(id) }
+        let query = PostgresQuery(unsafeSQL: StoreSchema.selectDigestsByOriginalTransactionIDs(count: ids.count, dialect: .postgres), binds: binds)
+        let client = self.client
+        return try await withDeadline(limits.operationTimeout, "reading token digests", describe: Self.describe) {
+            var entries: [TokenDigestEntry] = []
+            for try await (digest, id) in try await client.query(query).decode((String, String).self) {
+                entries.append(TokenDigestEntry(digest: digest, originalTransactionID: id))
+            }
+            return entries
+        }
+    }
+
+    public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
+        guard !digests.isEmpty else { return [] }
+        guard digests.count <= limits.maximumIDsPerRead else {
+            throw TokenStoreError(.tooLarge, "\(digests.count) digests in one read; at most \(limits.maximumIDsPerRead)")
+        }
+        var binds = PostgresBindings(capacity: digests.count)
+        for digest in digests { binds.append(digest) }
+        let query = PostgresQuery(unsafeSQL: StoreSchema.selectByDigests(count: digests.count, dialect: .postgres), binds: binds)
+        return try await read(query, "reading tokens").map(\.token)
+    }
+
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
         var binds = PostgresBindings()
         binds.append(rowID)

@@ -118,6 +118,35 @@ public final class SQLiteTokenStore: TokenStore {
         return try rows.map { row throws(TokenStoreError) in try Self.decode(row).token }
     }
 
+    public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
+        guard !ids.isEmpty else { return [] }
+        guard ids.count <= limits.maximumIDsPerRead else {
+            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
+        }
+        let sql = StoreSchema.selectDigestsByOriginalTransactionIDs(count: ids.count, dialect: .sqlite)
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "reading token digests", describe: Self.describe) {
+            try await connection.query(sql, ids.map(SQLiteData.text))
+        }
+        return rows.compactMap { row in
+            guard let digest = row.column("token_sha256")?.string, let id = row.column("original_transaction_id")?.string else { return nil }
+            return TokenDigestEntry(digest: digest, originalTransactionID: id)
+        }
+    }
+
+    public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
+        guard !digests.isEmpty else { return [] }
+        guard digests.count <= limits.maximumIDsPerRead else {
+            throw TokenStoreError(.tooLarge, "\(digests.count) digests in one read; at most \(limits.maximumIDsPerRead)")
+        }
+        let sql = StoreSchema.selectByDigests(count: digests.count, dialect: .sqlite)
+        let connection = self.connection
+        let rows = try await withDeadline(limits.operationTimeout, "reading tokens", describe: Self.describe) {
+            try await connection.query(sql, digests.map(SQLiteData.text))
+        }
+        return try rows.map { row throws(TokenStoreError) in try Self.decode(row).token }
+    }
+
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading a page of tokens", describe: Self.describe) {

@@ -100,6 +100,18 @@ enum StoreSchema {
         return "SELECT \(selectColumns) FROM receipt_tokens WHERE original_transaction_id IN (\(list)) ORDER BY id"
     }
 
+    /// The digests of the tokens of `count` original transaction ids, in row order.
+    static func selectDigestsByOriginalTransactionIDs(count: Int, dialect: Dialect) -> String {
+        let list = (1...max(count, 1)).map(dialect.placeholder).joined(separator: ", ")
+        return "SELECT token_sha256, original_transaction_id FROM receipt_tokens WHERE original_transaction_id IN (\(list)) ORDER BY id"
+    }
+
+    /// The tokens with `count` digests, in row order.
+    static func selectByDigests(count: Int, dialect: Dialect) -> String {
+        let list = (1...max(count, 1)).map(dialect.placeholder).joined(separator: ", ")
+        return "SELECT \(selectColumns) FROM receipt_tokens WHERE token_sha256 IN (\(list)) ORDER BY id"
+    }
+
     /// A page of the whole store.
     static func selectPage(dialect: Dialect) -> String {
         "SELECT \(selectColumns) FROM receipt_tokens WHERE id > \(dialect.placeholder(1)) ORDER BY id LIMIT \(dialect.placeholder(2))"

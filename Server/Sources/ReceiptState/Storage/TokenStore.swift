@@ -13,6 +13,13 @@ public protocol TokenStore: Sendable {
     /// Every stored token concerning these original transaction ids, in the order stored.
     func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken]
 
+    /// The digest (``StoredToken`` text's SHA-256, hex) of every stored token concerning these
+    /// original transaction ids, in the order stored: a read that fetches no token text.
+    func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry]
+
+    /// The stored tokens with these digests, in the order stored.
+    func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken]
+
     /// Up to `limit` stored tokens whose row id is greater than `rowID`, by row id, with their row
     /// ids: the whole store, page by page.
     func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)]
@@ -25,6 +32,20 @@ public protocol TokenStore: Sendable {
 
     /// Closes the connections; no call may follow.
     func close() async
+}
+
+/// A stored token's digest and the original transaction id it concerns.
+public struct TokenDigestEntry: Hashable, Sendable {
+    /// The SHA-256 of the token text, lowercase hex.
+    public var digest: String
+    /// The original transaction id.
+    public var originalTransactionID: String
+
+    /// An entry.
+    public init(digest: String, originalTransactionID: String) {
+        self.digest = digest
+        self.originalTransactionID = originalTransactionID
+    }
 }
 
 /// The bounds every store applies.
