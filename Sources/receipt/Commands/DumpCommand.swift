@@ -39,7 +39,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let dump = ReceiptDump(ReceiptInput.single(file))
         if json {
-            try StandardOutput.writeLine(JSONText.encode(DumpJSON(dump), compact: false))
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.dump(dump) })
         } else {
             try StandardOutput.write(dump.humanText)
         }

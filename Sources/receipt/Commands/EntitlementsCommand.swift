@@ -53,7 +53,7 @@ struct EntitlementsCommand: ParsableCommand {
         guard outcome.report.isValid, let receipt = outcome.report.receipt else {
             let error = outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read")
             if json {
-                try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(invalid: error), compact: false))
+                try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
             } else {
                 try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
             }
@@ -64,7 +64,7 @@ struct EntitlementsCommand: ParsableCommand {
         }
         let entitlements = receipt.entitlements(at: date, catalog: catalog)
         if json {
-            try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(entitlements), compact: false))
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlements(entitlements) })
         } else {
             try StandardOutput.write(EntitlementsText(label: outcome.label, entitlements: entitlements).text)
         }

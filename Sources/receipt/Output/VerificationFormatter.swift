@@ -1,3 +1,5 @@
+import ReceiptKit
+
 /// Prints verification outcomes in one output format into byte buffers. Each format is one
 /// conforming type; ``OutputFormat/formatter(backendName:)`` picks it.
 ///
