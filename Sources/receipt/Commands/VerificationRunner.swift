@@ -30,7 +30,7 @@ struct VerificationRunner: Sendable {
     }
 
     /// Verifies `inputs` and formats each outcome with `format` (outcome, input index, buffer to
-    /// append to) on the worker threads, so that output scales with the cores as validation does;
+    /// append to) on the worker threads (``ValidationThreadPool/shared``), so that output scales with the cores as validation does;
     /// calls `emit` with the statuses and text of consecutive inputs in input order. Each task
     /// takes `chunkSize` consecutive inputs; twice as many tasks as cores are in flight, so a worker
     /// finds the next chunk queued while the caller's task emits.
@@ -55,15 +55,19 @@ struct VerificationRunner: Sendable {
                 let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
                 nextToStart += 1
                 group.addTask {
-                    var text = buffers.take()
-                    var statuses: [VerificationOutcome.Status] = []
-                    statuses.reserveCapacity(range.count)
-                    for index in range {
-                        let outcome = verify(inputs[index])
-                        statuses.append(outcome.status)
-                        format(outcome, index, &text)
+                    // On ReceiptKit's validation threads (the library's one pool), not on
+                    // Swift concurrency's cooperative threads.
+                    await ValidationThreadPool.shared.run {
+                        var text = buffers.take()
+                        var statuses: [VerificationOutcome.Status] = []
+                        statuses.reserveCapacity(range.count)
+                        for index in range {
+                            let outcome = verify(inputs[index])
+                            statuses.append(outcome.status)
+                            format(outcome, index, &text)
+                        }
+                        return (number, statuses, text)
                     }
-                    return (number, statuses, text)
                 }
             }
             for _ in 0..<width { startNext() }
