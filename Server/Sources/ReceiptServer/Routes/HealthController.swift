@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import NIOCore
 import ReceiptKit
@@ -16,33 +15,33 @@ struct HealthController: Sendable {
         return routes
     }
 
-    private func health() async -> Response {
+    private func health() async -> JSONAnswer {
         let readiness = service.readiness
         var verdict = readiness.verdict
         if !verdict.isReady, let rechecked = await service.pool.run({ readiness.recheckedVerdict() }) {
             verdict = rechecked
         }
         guard !verdict.isReady else {
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+            return JSONAnswer(status: .ok, body: Self.ready)
         }
-        let answer = HealthAnswer(
-            status: ReceiptValidationError.Code.backendFailure.rawValue,
-            message: "the crypto library cannot verify a known-good receipt: \(verdict.problem ?? "")")
-        let body = (try? Self.encoder.encode(answer)) ?? Data(#"{"status":"backend_failure"}"#.utf8)
-        return Response(
-            status: .serviceUnavailable, headers: [.contentType: "application/json", .retryAfter: "1"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        let message = "the crypto library cannot verify a known-good receipt: \(verdict.problem ?? "")"
+        var answer = JSONAnswer(status: .serviceUnavailable) { writer in
+            writer.beginObject()
+            writer.key("message")
+            writer.string(message)
+            writer.key("status")
+            writer.string(ReceiptValidationError.Code.backendFailure.rawValue)
+            writer.endObject()
+        }
+        answer.asksToRetry = true
+        return answer
     }
 
-    /// `/health`'s body when the service is not ready.
-    private struct HealthAnswer: Encodable {
-        var status: String
-        var message: String
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    /// `{"status":"ok"}`, written once.
+    private static let ready = JSONAnswer(status: .ok, expectedSize: 16) { writer in
+        writer.beginObject()
+        writer.key("status")
+        writer.string("ok")
+        writer.endObject()
+    }.body
 }

@@ -17,19 +17,18 @@ struct VerifyReceiptController: Sendable {
         for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head] {
             routes.on("", method: method) { _, _ in
                 answer(
-                    AppleVerifyReceiptResponse(
-                        status: .badRequest, code: AppleVerifyReceiptEndpoint.FailureCode.notPOST,
-                        message: "verifyReceipt takes an HTTP POST"),
+                    AppleVerifyReceiptResponse(status: .badRequest, code: HTTPFailureCode.notPOST, message: "verifyReceipt takes an HTTP POST"),
                     httpStatus: .ok, started: .now)
             }
         }
         return routes
     }
 
-    /// `POST /verifyReceipt`: the body is read whole (up to the limit), answered on a validation
-    /// thread, and written as Apple's JSON. The content type is not looked at (Apple's endpoint
-    /// reads any body as JSON).
-    private func verifyReceipt(_ request: Request, logger: Logger) async -> Response {
+    /// `POST /verifyReceipt`: the body is read whole (up to the limit), and on a validation
+    /// thread (ReceiptKit's pool, through ``ValidationPool``) read, validated, judged and written
+    /// as Apple's JSON into the outgoing buffer. The content type is not looked at (Apple's
+    /// endpoint reads any body as JSON).
+    private func verifyReceipt(_ request: Request, logger: Logger) async -> JSONAnswer {
         let started = ContinuousClock.now
         let body: ByteBuffer
         do {
@@ -37,7 +36,7 @@ struct VerifyReceiptController: Sendable {
         } catch is NIOTooManyBytesError {
             return answer(
                 AppleVerifyReceiptResponse(
-                    status: .badRequest, code: AppleVerifyReceiptEndpoint.FailureCode.bodyTooLarge,
+                    status: .badRequest, code: HTTPFailureCode.bodyTooLarge,
                     message: "the request body is larger than \(service.options.maximumBodySize) bytes"),
                 httpStatus: .contentTooLarge, started: started)
         } catch {
@@ -47,16 +46,19 @@ struct VerifyReceiptController: Sendable {
                     message: "the request body could not be read: \(error)"),
                 httpStatus: .badRequest, started: started)
         }
-        let bytes = Array(body.readableBytesView)
         let endpoint = service.endpoint
         let readiness = service.readiness
-        guard let (response, fault) = await service.pool.run({ Self.judge(endpoint.respond(toBody: bytes), readiness: readiness) }) else {
+        let judged = await service.pool.run { () -> (JSONAnswer, AppleVerifyReceiptStatus, BackendFault?) in
+            let (response, fault) = Self.judge(endpoint.respond(toBody: body.readableBytesView), readiness: readiness)
+            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response.status, fault)
+        }
+        guard let (answer, status, fault) = judged else {
             var overloaded = answer(
                 AppleVerifyReceiptResponse(
-                    status: .badRequest, code: AppleVerifyReceiptEndpoint.FailureCode.overloaded,
+                    status: .badRequest, code: HTTPFailureCode.overloaded,
                     message: "too many requests are waiting for validation; retry shortly"),
                 httpStatus: .serviceUnavailable, started: started)
-            overloaded.headers[.retryAfter] = "1"
+            overloaded.asksToRetry = true
             return overloaded
         }
         if let fault {
@@ -65,7 +67,8 @@ struct VerifyReceiptController: Sendable {
                 "library": "\(fault.library)", "known_good_receipt": "\(fault.knownGoodReceipt ?? "verifies")",
             ])
         }
-        return answer(response, httpStatus: .ok, started: started)
+        record(httpStatus: answer.status, status: status, started: started)
+        return answer
     }
 
     /// A failure of the crypto library, as logged: what it said of the client's receipt, and what
@@ -99,14 +102,16 @@ struct VerifyReceiptController: Sendable {
         return (unjudged, BackendFault(library: "\(failure.code): \(failure.message)", knownGoodReceipt: problem))
     }
 
-    /// A JSON response, counted in the metrics.
-    private func answer(_ response: AppleVerifyReceiptResponse, httpStatus: HTTPResponse.Status, started: ContinuousClock.Instant) -> Response {
-        let body = response.jsonBytes()
+    /// A JSON answer of `response`, counted in the metrics.
+    private func answer(_ response: AppleVerifyReceiptResponse, httpStatus: HTTPResponse.Status, started: ContinuousClock.Instant) -> JSONAnswer {
+        record(httpStatus: httpStatus, status: response.status, started: started)
+        return JSONAnswer(response, status: httpStatus)
+    }
+
+    /// Counts an answer in the metrics.
+    private func record(httpStatus: HTTPResponse.Status, status: AppleVerifyReceiptStatus, started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        service.metrics.record(httpCode: httpStatus.code, status: response.status.rawValue, seconds: seconds)
-        return Response(
-            status: httpStatus, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        service.metrics.record(httpCode: httpStatus.code, status: status.rawValue, seconds: seconds)
     }
 }
