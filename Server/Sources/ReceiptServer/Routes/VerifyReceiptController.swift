@@ -110,8 +110,6 @@ struct VerifyReceiptController: Sendable {
 
     /// Counts an answer in the metrics.
     private func record(httpStatus: HTTPResponse.Status, status: AppleVerifyReceiptStatus, started: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        service.metrics.record(httpCode: httpStatus.code, status: status.rawValue, seconds: seconds)
+        service.metrics.record(httpCode: httpStatus.code, status: status.rawValue, duration: ContinuousClock.now - started)
     }
 }
