@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Recreates Fixtures/generated/ (test PKI, synthetic signed receipts, hostile corpus),
-# Fixtures/signed-data-classes/ and Fixtures/manifest.json. The outputs are committed: tests never
-# need to run this script.
+# Fixtures/signed-data-classes/, Fixtures/jws/ (Apple-shaped EC PKI and JWS tokens) and
+# Fixtures/manifest.json. The outputs are committed: tests never need to run this script.
 #
-# Requirements: openssl 3.x CLI and python3 (standard library only).
-# Layout (file names) is deterministic; keys, signatures and signing times are not.
+# Requirements: openssl 3.x CLI and python3 (standard library; `cryptography` 44+ for Fixtures/jws).
+# Layout (file names) is deterministic; keys, signatures and signing times are not — except in
+# Fixtures/jws, whose keys are kept and whose signatures are RFC 6979 deterministic.
 #
 # Usage: Scripts/make-fixtures.sh            (from anywhere inside the repository)
 set -euo pipefail
@@ -351,6 +352,15 @@ python3 "$HELPERS/signerinfo.py" "$OUT/edges" "$RECEIPTS/valid-sha256-attrs.rece
 # ---------------------------------------------------------------------------
 say "Hostile signedData classes:"
 python3 "$HELPERS/signed_data_classes.py" "$FIXTURES"
+
+# ---------------------------------------------------------------------------
+# JWS (issue 31): Fixtures/jws/, an Apple-shaped EC PKI (P-384 root and WWDR intermediate, P-256
+# leaf) and ES256 tokens of every kind plus the failure cases (README there). Keys in
+# Fixtures/jws/pki/keys are kept, so the output is the same byte for byte on every run; the
+# helper checks the X.509/ECDSA cases with openssl verify / openssl dgst.
+# ---------------------------------------------------------------------------
+say "JWS tokens:"
+python3 "$HELPERS/jws.py" "$FIXTURES" || CHECK_FAILURES=$((CHECK_FAILURES + 1))
 
 # ---------------------------------------------------------------------------
 # Manifest
