@@ -337,7 +337,7 @@ public struct JSONByteWriter: ~Copyable {
         [UInt8(truncatingIfNeeded: 0x30 + pair / 10), UInt8(truncatingIfNeeded: 0x30 + pair % 10)]
     }
 
-    /// Writes bytes as a lowercase hexadecimal string (``Hex``'s digits).
+    /// Writes bytes as a lowercase hexadecimal string (the package's one hex digits).
     public mutating func hex(_ value: [UInt8]) {
         byte(UInt8(ascii: "\""))
         value.withUnsafeBufferPointer { input in
@@ -365,7 +365,8 @@ public struct JSONByteWriter: ~Copyable {
 
 
     /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``),
-    /// its text taken from ``DateTextCache`` when a date with the same bits was written lately.
+    /// its text taken from the writer's date cache when a date with the same bits was written
+    /// lately.
     public mutating func date(_ value: Date) {
         let out = room(RFC3339.maximumCompactLength + 2)
         guard let length = dates.write(value, to: out + 1) else {
