@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shows that two builds of the `receipt` tool print the same bytes: every JSON and text output
-# (verify text/--json/--ndjson/--format apple, dump --json, entitlements --json and text) on
+# (verify text/--json/--ndjson/--format apple, dump text/--json, entitlements --json and text) on
 # the real, generated, edge and hostile fixture folders, with each run's exit status and stderr.
 #
 #   Scripts/cli-output-identity.sh BEFORE_RECEIPT_BINARY AFTER_RECEIPT_BINARY
@@ -36,11 +36,13 @@ capture() {
         run verify --format apple "$folder"
         run verify --format apple --ndjson "$folder"
         run verify --xcode --json "$folder"
+        run verify --at 2024-02-29T12:00:00Z "$folder"
         for file in "$folder"/*; do
             [[ -f "$file" ]] || continue
             run verify --json "$file"
             run verify --format apple "$file"
             run dump --json "$file"
+            run dump "$file"
             run entitlements --json --at creation "$file"
             run entitlements --json --at 2030-01-01T00:00:00Z "$file"
             run entitlements --at creation "$file"
