@@ -2,52 +2,87 @@
 internal import CReceiptOpenSSL
 import ReceiptCore
 
-/// A leaf certificate's public key as an OpenSSL `EVP_PKEY`, kept for repeated verification,
-/// with everything a verification needs prepared once: the SHA-1 and SHA-256 implementations
-/// fetched explicitly (no per-call algorithm lookup) and one verify context per digest, set up for
-/// RSASSA-PKCS1-v1_5, that each verification duplicates.
+/// One digest prepared for verification with one key: the digest implementation fetched once
+/// (no per-call algorithm lookup) and a verify context set up for it, which each verification
+/// duplicates (`EVP_PKEY_CTX_dup` copies a template; the template itself is only read).
+final class OpenSSLPreparedDigest: @unchecked Sendable {
+    // @unchecked: both owners are only read after init.
+    let md: OpenSSLMessageDigest
+    let template: OpenSSLKeyContext
+
+    /// `nil` when OpenSSL cannot fetch `name` or set up the context (`rsaPadding`: PKCS #1 v1.5 for RSA).
+    init?(_ name: String, key: OpenSSLPublicKey, rsaPadding: Bool) {
+        guard let md = OpenSSLMessageDigest(fetching: name),
+              let created = EVP_PKEY_CTX_new_from_pkey(nil, key.handle, nil)
+        else { return nil }
+        let template = OpenSSLKeyContext(taking: created)
+        guard EVP_PKEY_verify_init(created) == 1,
+              !rsaPadding || EVP_PKEY_CTX_set_rsa_padding(created, RSA_PKCS1_PADDING) == 1,
+              EVP_PKEY_CTX_set_signature_md(created, md.handle) == 1
+        else { return nil }
+        self.md = md
+        self.template = template
+    }
+}
+
+/// A certificate's public key as an OpenSSL `EVP_PKEY`, kept for repeated verification, with
+/// every digest it verifies with prepared once (``OpenSSLPreparedDigest``): SHA-1 and SHA-256 for
+/// an RSA key, SHA-256 and SHA-384 for an EC key on P-256 or P-384.
 ///
-/// The handles are only read after `init` (`EVP_PKEY_CTX_dup` copies a template; digests run in a
-/// per-call `EVP_MD_CTX`), so one key serves several threads at once. Everything is freed in `deinit`.
+/// Every handle has its owner (``OpenSSLPublicKey``, ``OpenSSLMessageDigest``,
+/// ``OpenSSLKeyContext``), freed in its `deinit`; they are only read after `init`, so one key
+/// serves several threads at once.
 final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendable {
-    // @unchecked: the pointers are set in init, only read by verifications, freed in deinit.
-    let key: OpaquePointer
-    private let sha1: OpaquePointer
-    private let sha256: OpaquePointer
-    private let sha1Template: OpaquePointer
-    private let sha256Template: OpaquePointer
+    // @unchecked: every stored owner is set in init and only read afterwards.
+
+    /// The key's type: RSA, or EC with its field width in bytes.
+    enum Kind: Equatable {
+        case rsa
+        case ec(width: Int)
+    }
+
+    let key: OpenSSLPublicKey
+    let kind: Kind
+    private let sha1: OpenSSLPreparedDigest?
+    private let sha256: OpenSSLPreparedDigest
+    private let sha384: OpenSSLPreparedDigest?
 
     init(certificate: Certificate) throws(ReceiptValidationError) {
         let key = try Self.publicKey(of: certificate)
-        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else {
-            EVP_PKEY_free(key)
-            throw ReceiptValidationError(.invalidCertificate, "The certificate's public key is not an RSA key.")
+        let kind: Kind
+        switch EVP_PKEY_get_base_id(key.handle) {
+        case EVP_PKEY_RSA:
+            kind = .rsa
+        case EVP_PKEY_EC:
+            switch Self.groupName(key) {
+            case "prime256v1": kind = .ec(width: ECDSASignature.p256Width)
+            case "secp384r1": kind = .ec(width: ECDSASignature.p384Width)
+            case let other:
+                throw ReceiptValidationError(
+                    .invalidCertificate, "The certificate's EC key is on \(other ?? "an unnamed curve"), not P-256 or P-384.")
+            }
+        default:
+            throw ReceiptValidationError(.invalidCertificate, "The certificate's public key is neither RSA nor EC.")
         }
-        let sha1 = EVP_MD_fetch(nil, "SHA1", nil)
-        let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
-        let sha1Template = sha1.flatMap { Self.template(key, $0) }
-        let sha256Template = sha256.flatMap { Self.template(key, $0) }
-        guard let sha1, let sha256, let sha1Template, let sha256Template else {
-            let message = OpenSSLErrorQueue.message()
-            EVP_PKEY_CTX_free(sha1Template)
-            EVP_PKEY_CTX_free(sha256Template)
-            EVP_MD_free(sha1)
-            EVP_MD_free(sha256)
-            EVP_PKEY_free(key)
+        let isRSA = kind == .rsa
+        let sha1 = isRSA ? OpenSSLPreparedDigest("SHA1", key: key, rsaPadding: true) : nil
+        let sha256 = OpenSSLPreparedDigest("SHA256", key: key, rsaPadding: isRSA)
+        let sha384 = isRSA ? nil : OpenSSLPreparedDigest("SHA384", key: key, rsaPadding: false)
+        guard let sha256, !isRSA || sha1 != nil, isRSA || sha384 != nil else {
             throw ReceiptValidationError(
-                .backendFailure, "OpenSSL could not prepare RSA verification.", libraryMessage: message)
+                .backendFailure, "OpenSSL could not prepare signature verification.", libraryMessage: OpenSSLErrorQueue.message())
         }
         self.key = key
+        self.kind = kind
         self.sha1 = sha1
         self.sha256 = sha256
-        self.sha1Template = sha1Template
-        self.sha256Template = sha256Template
+        self.sha384 = sha384
     }
 
-    /// The certificate's public key (a new reference the caller owns). An RSA key is built
-    /// straight from its modulus and exponent when the SubjectPublicKeyInfo is in the plain
-    /// rsaEncryption form; anything else is decoded with `d2i_X509` and `X509_get_pubkey`.
-    private static func publicKey(of certificate: Certificate) throws(ReceiptValidationError) -> OpaquePointer {
+    /// The certificate's public key. An RSA key is built straight from its modulus and exponent
+    /// when the SubjectPublicKeyInfo is in the plain rsaEncryption form; anything else is decoded
+    /// with `d2i_X509` and `X509_get_pubkey`.
+    private static func publicKey(of certificate: Certificate) throws(ReceiptValidationError) -> OpenSSLPublicKey {
         let der = certificate.derBytes
         if let components = RSAPublicKeyLocator.components(ofCertificate: der) {
             let key = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
@@ -56,125 +91,109 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
                     base + components.modulus.lowerBound, Int32(components.modulus.count),
                     base + components.exponent.lowerBound, Int32(components.exponent.count))
             }
-            if let key { return key }
+            if let key { return OpenSSLPublicKey(taking: key) }
             OpenSSLErrorQueue.clear()
         }
         let x509 = try OpenSSLCertificates.decode(der)
-        defer { X509_free(x509) }
         // X509_get_pubkey returns a new reference.
-        guard let key = X509_get_pubkey(x509) else {
+        guard let key = withExtendedLifetime(x509, { X509_get_pubkey(x509.handle) }) else {
             throw ReceiptValidationError(
                 .invalidCertificate, "OpenSSL could not read the certificate's public key.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        return key
+        return OpenSSLPublicKey(taking: key)
     }
 
-    deinit {
-        EVP_PKEY_CTX_free(sha1Template)
-        EVP_PKEY_CTX_free(sha256Template)
-        EVP_MD_free(sha1)
-        EVP_MD_free(sha256)
-        EVP_PKEY_free(key)
+    /// The EC key's curve name as OpenSSL spells it, or `nil`.
+    private static func groupName(_ key: OpenSSLPublicKey) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = 0
+        let status = withExtendedLifetime(key) {
+            buffer.withUnsafeMutableBufferPointer { EVP_PKEY_get_group_name(key.handle, $0.baseAddress, $0.count, &length) }
+        }
+        guard status == 1, length > 0, length < buffer.count else { return nil }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A verify context for `md` with PKCS #1 v1.5 padding, or nil.
-    private static func template(_ key: OpaquePointer, _ md: OpaquePointer) -> OpaquePointer? {
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else { return nil }
-        guard EVP_PKEY_verify_init(context) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
-              EVP_PKEY_CTX_set_signature_md(context, md) == 1
-        else {
-            EVP_PKEY_CTX_free(context)
-            return nil
+    /// Whether `signature` verifies over the concatenation of `message` under `scheme`.
+    func verify(_ signature: ArraySlice<UInt8>, of message: [ArraySlice<UInt8>], scheme: SignatureScheme) -> Bool {
+        let prepared: OpenSSLPreparedDigest?
+        switch (scheme, kind) {
+        case (.rsaPKCS1v15(.sha1), .rsa): prepared = sha1
+        case (.rsaPKCS1v15(.sha256), .rsa): prepared = sha256
+        case (.ecdsa(.sha256), .ec): prepared = sha256
+        case (.ecdsa(.sha384), .ec): prepared = sha384
+        default: return false
         }
-        return context
-    }
-
-    /// Whether `signature` verifies over the concatenation of `message` with `algorithm`.
-    func verify(_ signature: ArraySlice<UInt8>, of message: [ArraySlice<UInt8>], algorithm: DigestAlgorithm) -> Bool {
-        let md: OpaquePointer
-        let template: OpaquePointer
-        switch algorithm {
-        case .sha1: (md, template) = (sha1, sha1Template)
-        case .sha256: (md, template) = (sha256, sha256Template)
-        case .other: return false
-        }
-        guard let digestContext = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(digestContext) }
-        guard EVP_DigestInit_ex2(digestContext, md, nil) == 1 else { return false }
-        for part in message where !part.isEmpty {
-            guard part.withUnsafeBytes({ EVP_DigestUpdate(digestContext, $0.baseAddress, $0.count) }) == 1 else {
-                return false
-            }
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard digest.withUnsafeMutableBufferPointer({ EVP_DigestFinal_ex(digestContext, $0.baseAddress, &length) }) == 1,
-              let context = EVP_PKEY_CTX_dup(template)
+        guard let prepared, let digestContext = OpenSSLDigestContext(),
+              let digest = digestContext.digest(prepared.md.handle, of: message),
+              let context = prepared.template.duplicate()
         else { return false }
-        defer { EVP_PKEY_CTX_free(context) }
-        return signature.withUnsafeBytes { signatureBuffer -> Bool in
-            guard let base = signatureBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-            return digest.withUnsafeBufferPointer { digestBuffer in
-                EVP_PKEY_verify(context, base, signatureBuffer.count, digestBuffer.baseAddress, Int(length)) == 1
+        if case .ec(let width) = kind {
+            // EVP_PKEY_verify takes the DER ECDSA-Sig-Value; the scheme's signature is raw r ‖ s.
+            guard signature.count == 2 * width, let der = ECDSASignature.der(fromRaw: signature) else { return false }
+            return Self.verify(der[...], digest: digest, context: context)
+        }
+        return Self.verify(signature, digest: digest, context: context)
+    }
+
+    private static func verify(_ signature: ArraySlice<UInt8>, digest: [UInt8], context: OpenSSLKeyContext) -> Bool {
+        withExtendedLifetime(context) {
+            signature.withUnsafeBytes { signatureBuffer -> Bool in
+                guard let base = signatureBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+                return digest.withUnsafeBufferPointer { digestBuffer in
+                    EVP_PKEY_verify(context.handle, base, signatureBuffer.count, digestBuffer.baseAddress, digestBuffer.count) == 1
+                }
             }
         }
     }
 }
 
 extension OpenSSLBackend: SignaturePrimitives {
-    /// Imports the certificate's public key once.
+    /// Imports the certificate's public key once: RSA, or EC on P-256 or P-384.
     public func makeVerificationKey(for certificate: Certificate) throws(ReceiptValidationError) -> any SignatureVerificationKey {
         OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
         return try OpenSSLVerificationKey(certificate: certificate)
     }
 
-    /// SHA-1 or SHA-256 over the concatenation of `parts`.
+    /// SHA-1, SHA-256 or SHA-384 over the concatenation of `parts`.
     public func digest(_ algorithm: DigestAlgorithm, of parts: [ArraySlice<UInt8>]) throws(ReceiptValidationError) -> [UInt8] {
         OpenSSLErrorQueue.clear()
         guard let md = Self.messageDigest(algorithm) else {
             throw ReceiptValidationError(.backendFailure, "The digest algorithm \(algorithm) is not supported.")
         }
-        guard let context = EVP_MD_CTX_new() else {
+        guard let context = OpenSSLDigestContext() else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL could not allocate a digest context.", libraryMessage: OpenSSLErrorQueue.message())
         }
-        defer { EVP_MD_CTX_free(context) }
-        var ok = EVP_DigestInit_ex(context, md, nil) == 1
-        for part in parts where ok && !part.isEmpty {
-            ok = part.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) } == 1
-        }
-        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        if ok {
-            ok = output.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) } == 1
-        }
-        guard ok else {
+        guard let digest = context.digest(md, of: parts) else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL could not compute a \(algorithm) digest.", libraryMessage: OpenSSLErrorQueue.message())
         }
-        return Array(output.prefix(Int(length)))
+        return digest
     }
 
-    /// RSASSA-PKCS1-v1_5 verification with `EVP_PKEY_verify` and the signature digest set (the
-    /// padding and DigestInfo checks `PKCS7_verify` itself uses, through `EVP_VerifyFinal`).
+    /// RSASSA-PKCS1-v1_5 (the padding and DigestInfo checks `PKCS7_verify` itself uses, through
+    /// `EVP_VerifyFinal`) or ECDSA, with `EVP_PKEY_verify` and the signature digest set. OpenSSL
+    /// checks ECDSA's math only, so a high-`s` signature verifies as its low twin does.
     public func verifySignature(
         _ signature: ArraySlice<UInt8>,
         of message: [ArraySlice<UInt8>],
-        digest: DigestAlgorithm,
+        scheme: SignatureScheme,
         key: any SignatureVerificationKey
     ) -> Bool {
         guard let key = key as? OpenSSLVerificationKey, !signature.isEmpty else { return false }
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        return withExtendedLifetime(key) { key.verify(signature, of: message, algorithm: digest) }
+        return withExtendedLifetime(key) { key.verify(signature, of: message, scheme: scheme) }
     }
 
     private static func messageDigest(_ algorithm: DigestAlgorithm) -> OpaquePointer? {
         switch algorithm {
         case .sha1: EVP_sha1()
         case .sha256: EVP_sha256()
+        case .sha384: EVP_sha384()
         case .other: nil
         }
     }

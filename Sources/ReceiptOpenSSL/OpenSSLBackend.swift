@@ -27,7 +27,6 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     public func loadCertificate(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Certificate {
         OpenSSLErrorQueue.clear()
         let certificate = try OpenSSLCertificates.decode(bytes)
-        defer { X509_free(certificate) }
         return Certificate(derBytes: try OpenSSLCertificates.derBytes(of: certificate))
     }
 
@@ -81,12 +80,13 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     /// SHA-1 over the concatenation of `parts`.
     public func sha1(_ parts: [[UInt8]]) throws(ReceiptValidationError) -> [UInt8] {
         OpenSSLErrorQueue.clear()
-        guard let context = EVP_MD_CTX_new() else {
+        guard let owner = OpenSSLDigestContext() else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL could not allocate a digest context.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        defer { EVP_MD_CTX_free(context) }
+        let context = owner.handle
+        defer { withExtendedLifetime(owner) {} }
         guard EVP_DigestInit_ex(context, EVP_sha1(), nil) == 1 else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL could not start a SHA-1 digest.",

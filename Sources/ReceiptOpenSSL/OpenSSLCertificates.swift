@@ -8,8 +8,8 @@ enum OpenSSLCertificates {
     ///
     /// DER input must be exactly one certificate (no trailing bytes). PEM input is recognised by
     /// its `-----BEGIN` armour; the first certificate block is used.
-    /// - Returns: an owned `X509 *`; the caller frees it with `X509_free` exactly once.
-    static func decode(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpaquePointer {
+    /// - Returns: the certificate's owner.
+    static func decode(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpenSSLX509 {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.invalidCertificate, "The certificate data is empty.")
         }
@@ -19,8 +19,15 @@ enum OpenSSLCertificates {
         return try decodeDER(bytes)
     }
 
-    /// The DER encoding of a certificate handle.
-    static func derBytes(of certificate: OpaquePointer) throws(ReceiptValidationError) -> [UInt8] {
+    /// The DER encoding of a certificate.
+    static func derBytes(of certificate: OpenSSLX509) throws(ReceiptValidationError) -> [UInt8] {
+        try withExtendedLifetime(certificate) { () throws(ReceiptValidationError) -> [UInt8] in
+            try derBytes(ofBorrowed: certificate.handle)
+        }
+    }
+
+    /// The DER encoding of a certificate handle its owner keeps alive during the call.
+    static func derBytes(ofBorrowed certificate: OpaquePointer) throws(ReceiptValidationError) -> [UInt8] {
         let length = i2d_X509(certificate, nil)
         guard length > 0 else {
             throw ReceiptValidationError(
@@ -56,7 +63,7 @@ enum OpenSSLCertificates {
         return false
     }
 
-    private static func decodeDER(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpaquePointer {
+    private static func decodeDER(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpenSSLX509 {
         var consumed = 0
         let certificate = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             guard let base = buffer.baseAddress else { return nil }
@@ -65,13 +72,12 @@ enum OpenSSLCertificates {
             if decoded != nil, let cursor { consumed = cursor - base }
             return decoded
         }
-        guard let certificate else {
+        guard let certificate = certificate.map(OpenSSLX509.init(taking:)) else {
             throw ReceiptValidationError(
                 .invalidCertificate, "The data is not a DER or PEM X.509 certificate.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
         guard consumed == bytes.count else {
-            X509_free(certificate)
             throw ReceiptValidationError(
                 .invalidCertificate,
                 "The DER certificate is followed by \(bytes.count - consumed) unexpected bytes.",
@@ -80,7 +86,7 @@ enum OpenSSLCertificates {
         return certificate
     }
 
-    private static func decodePEM(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpaquePointer {
+    private static func decodePEM(_ bytes: [UInt8]) throws(ReceiptValidationError) -> OpenSSLX509 {
         guard bytes.count <= Int(Int32.max) else {
             throw ReceiptValidationError(.invalidCertificate, "The PEM certificate data is too large.")
         }
@@ -88,10 +94,9 @@ enum OpenSSLCertificates {
             guard let base = buffer.baseAddress, let bio = BIO_new_mem_buf(base, Int32(buffer.count)) else {
                 return nil
             }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509(bio, nil, nil, nil)
+            return withExtendedLifetime(OpenSSLBIO(taking: bio)) { PEM_read_bio_X509(bio, nil, nil, nil) }
         }
-        guard let certificate else {
+        guard let certificate = certificate.map(OpenSSLX509.init(taking:)) else {
             throw ReceiptValidationError(
                 .invalidCertificate, "The PEM data holds no decodable X.509 certificate.",
                 libraryMessage: OpenSSLErrorQueue.message())

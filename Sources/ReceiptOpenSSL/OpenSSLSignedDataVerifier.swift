@@ -45,20 +45,24 @@ enum OpenSSLSignedDataVerifier {
         if case .success(let lean) = decoded, lean.omittedCertificates.contains(structure.signerCertificate) {
             // The signer's own certificate is an anchor: OpenSSL must find it in the structure.
             OpenSSLErrorQueue.clear()
-            decoded = Result { () throws(ReceiptValidationError) in try DecodedSignedData(pkcs7: decode(bytes)) }
+            decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
         }
         let signed = try decoded.get()
         let pkcs7 = signed.pkcs7
+        defer { withExtendedLifetime(signed) {} }
 
         let signedData = try signedParts(of: pkcs7, hasDetachedContent: signed.detachedContent != nil)
 
         // The signer's certificate, looked up among the embedded certificates (borrowed handles).
-        guard let signers = PKCS7_get0_signers(pkcs7, nil, 0) else {
+        guard let signersOwner = PKCS7_get0_signers(pkcs7, nil, 0).map({
+            OpenSSLCertificateStack(taking: $0, ownsCertificates: false)
+        }) else {
             throw ReceiptValidationError(
                 .untrustedChain, "The signer's certificate is not among the receipt's certificates.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        defer { sk_X509_free(signers) }
+        let signers = signersOwner.handle
+        defer { withExtendedLifetime(signersOwner) {} }
         guard sk_X509_num(signers) == 1, let leaf = sk_X509_value(signers, 0) else {
             throw ReceiptValidationError(
                 .untrustedChain, "The signer's certificate could not be identified.",
@@ -66,7 +70,7 @@ enum OpenSSLSignedDataVerifier {
         }
         // OpenSSL compares names canonically; the shared check chose the byte-exact match (as
         // GnuTLS does) and made sure no other certificate matches loosely. Both must be the same.
-        guard try OpenSSLCertificates.derBytes(of: leaf).elementsEqual(bytes[structure.signerCertificate]) else {
+        guard try OpenSSLCertificates.derBytes(ofBorrowed: leaf).elementsEqual(bytes[structure.signerCertificate]) else {
             throw ReceiptValidationError(
                 .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
@@ -128,10 +132,10 @@ enum OpenSSLSignedDataVerifier {
             anchors.contains { $0.derBytes.count == range.count && $0.derBytes.elementsEqual(bytes[range]) }
         }
         if let detached = DetachedSignedData(bytes, envelope: envelope, omitting: isAnchor) {
-            if let pkcs7 = try? decode(detached.der) { return .success(DecodedSignedData(pkcs7: pkcs7, detached: detached)) }
+            if let decoded = try? decode(detached.der, detached: detached) { return .success(decoded) }
             OpenSSLErrorQueue.clear()
         }
-        return Result { () throws(ReceiptValidationError) in try DecodedSignedData(pkcs7: decode(bytes)) }
+        return Result { () throws(ReceiptValidationError) in try decode(bytes) }
     }
 
     /// `PKCS7_verify` without chain verification: the content digest (and signed attributes) and
@@ -144,28 +148,30 @@ enum OpenSSLSignedDataVerifier {
         }
         guard content.lowerBound >= 0, content.upperBound <= bytes.count, content.count <= Int(Int32.max) else { return false }
         return bytes.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress, let input = BIO_new_mem_buf(base + content.lowerBound, Int32(content.count)) else {
+            guard let base = buffer.baseAddress,
+                  let input = BIO_new_mem_buf(base + content.lowerBound, Int32(content.count)).map(OpenSSLBIO.init(taking:))
+            else {
                 return false
             }
-            defer { BIO_free(input) }
-            return PKCS7_verify(pkcs7, nil, nil, input, nil, Int32(PKCS7_NOVERIFY)) == 1
+            return withExtendedLifetime(input) { PKCS7_verify(pkcs7, nil, nil, input.handle, nil, Int32(PKCS7_NOVERIFY)) == 1 }
         }
     }
 
-    /// Decodes one embedded certificate with `d2i_X509` (exactly, no trailing bytes) and frees it.
+    /// Decodes one embedded certificate with `d2i_X509` (exactly, no trailing bytes); its owner frees it.
     private static func checkDecodes(_ certificate: [UInt8], index: Int) throws(ReceiptValidationError) {
-        let decoded: OpaquePointer
         do throws(ReceiptValidationError) {
-            decoded = try OpenSSLCertificates.decode(certificate)
+            _ = try OpenSSLCertificates.decode(certificate)
         } catch {
             throw ReceiptValidationError(
                 .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
                 libraryMessage: error.libraryMessage ?? error.message)
         }
-        X509_free(decoded)
     }
 
-    private static func decode(_ bytes: [UInt8]) throws(ReceiptValidationError) -> UnsafeMutablePointer<PKCS7> {
+    /// Decodes `bytes` (the original input, or `detached`'s copy) into the `PKCS7`'s owner.
+    private static func decode(
+        _ bytes: [UInt8], detached: DetachedSignedData? = nil
+    ) throws(ReceiptValidationError) -> DecodedSignedData {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The data is empty.")
         }
@@ -178,18 +184,17 @@ enum OpenSSLSignedDataVerifier {
             if decoded != nil, let cursor { consumed = cursor - base }
             return decoded
         }
-        guard let pkcs7 else {
+        guard let decoded = pkcs7.map({ DecodedSignedData(pkcs7: $0, detached: detached) }) else {
             throw ReceiptValidationError(
                 .notPKCS7, "The data is not a PKCS #7 structure.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
         guard consumed == bytes.count else {
-            PKCS7_free(pkcs7)
             throw ReceiptValidationError(
                 .notPKCS7, "The PKCS #7 structure is followed by \(bytes.count - consumed) unexpected bytes.",
                 offset: consumed)
         }
-        return pkcs7
+        return decoded
     }
 
     /// What the signedData holds, borrowed from the `PKCS7` (valid while it lives) except `content`.
@@ -254,12 +259,13 @@ enum OpenSSLSignedDataVerifier {
         untrusted: OpaquePointer?,
         store: OpaquePointer
     ) throws(ReceiptValidationError) -> [Certificate] {
-        guard let context = X509_STORE_CTX_new() else {
+        guard let contextOwner = OpenSSLStoreContext() else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL could not allocate a verification context.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        defer { X509_STORE_CTX_free(context) }
+        let context = contextOwner.handle
+        defer { withExtendedLifetime(contextOwner) {} }
         guard X509_STORE_CTX_init(context, store, leaf, untrusted) == 1,
               let parameters = X509_STORE_CTX_get0_param(context)
         else {
@@ -283,12 +289,15 @@ enum OpenSSLSignedDataVerifier {
             throw chainError(context)
         }
 
-        guard let chain = X509_STORE_CTX_get1_chain(context) else {
+        guard let chainOwner = X509_STORE_CTX_get1_chain(context).map({
+            OpenSSLCertificateStack(taking: $0, ownsCertificates: true)
+        }) else {
             throw ReceiptValidationError(
                 .backendFailure, "OpenSSL verified a chain but could not return it.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        defer { sk_X509_pop_free(chain, X509_free) }
+        let chain = chainOwner.handle
+        defer { withExtendedLifetime(chainOwner) {} }
         let count = sk_X509_num(chain)
         var certificates: [Certificate] = []
         certificates.reserveCapacity(max(0, Int(count)))
@@ -297,7 +306,7 @@ enum OpenSSLSignedDataVerifier {
             guard let certificate = sk_X509_value(chain, index) else {
                 throw ReceiptValidationError(.backendFailure, "OpenSSL returned a chain with a missing certificate.")
             }
-            certificates.append(Certificate(derBytes: try OpenSSLCertificates.derBytes(of: certificate)))
+            certificates.append(Certificate(derBytes: try OpenSSLCertificates.derBytes(ofBorrowed: certificate)))
             index += 1
         }
         guard !certificates.isEmpty else {

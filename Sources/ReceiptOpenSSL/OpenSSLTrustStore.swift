@@ -41,9 +41,8 @@ final class OpenSSLTrustStore: TrustStore, @unchecked Sendable {
         do throws(ReceiptValidationError) {
             for anchor in anchors {
                 let certificate = try OpenSSLCertificates.decode(anchor.derBytes)
-                defer { X509_free(certificate) }
                 // X509_STORE_add_cert takes its own reference.
-                guard X509_STORE_add_cert(store, certificate) == 1 else {
+                guard withExtendedLifetime(certificate, { X509_STORE_add_cert(store, certificate.handle) }) == 1 else {
                     throw ReceiptValidationError(
                         .backendFailure, "OpenSSL could not add a trust anchor to the store.",
                         libraryMessage: OpenSSLErrorQueue.message())

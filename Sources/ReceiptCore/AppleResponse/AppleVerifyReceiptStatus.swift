@@ -32,13 +32,13 @@ public struct AppleVerifyReceiptStatus: RawRepresentable, Hashable, Sendable, Co
     public static let productionReceiptOnSandbox = AppleVerifyReceiptStatus(rawValue: 21008)
 
     /// The status Apple gives for a validation failure: 21002 when the input is not a receipt at
-    /// all (empty, not base64/DER, not PKCS #7, a malformed payload), 21005 when the crypto library
+    /// all (empty, not base64/DER, not PKCS #7, a malformed payload or JWS), 21005 when the crypto library
     /// failed (`backend_failure`), 21003 for everything else (signature, chain, marker OIDs,
     /// validity time, policy, and codes added later).
     public init(_ code: ReceiptValidationError.Code) {
         switch code {
         case .receiptNotFound, .emptyReceipt, .invalidEncoding, .receiptTooLarge, .notPKCS7, .notSigned,
-             .malformedReceipt, .malformedInAppPurchase, .missingComponent:
+             .malformedReceipt, .malformedInAppPurchase, .missingComponent, .malformedJWS:
             self = .malformedReceiptData
         case .backendFailure:
             self = .serverUnavailable

@@ -24,6 +24,18 @@ package struct KnownObjectIdentifier: Sendable {
     package static let sha1 = Self([0x2B, 0x0E, 0x03, 0x02, 0x1A])
     /// SHA-256, 2.16.840.1.101.3.4.2.1.
     package static let sha256 = Self([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01])
+    /// SHA-384, 2.16.840.1.101.3.4.2.2.
+    package static let sha384 = Self([0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02])
+    /// id-ecPublicKey, 1.2.840.10045.2.1.
+    package static let ecPublicKey = Self([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])
+    /// The P-256 curve (prime256v1, secp256r1), 1.2.840.10045.3.1.7.
+    package static let prime256v1 = Self([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07])
+    /// The P-384 curve (secp384r1), 1.3.132.0.34.
+    package static let secp384r1 = Self([0x2B, 0x81, 0x04, 0x00, 0x22])
+    /// ecdsa-with-SHA256, 1.2.840.10045.4.3.2.
+    package static let ecdsaWithSHA256 = Self([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02])
+    /// ecdsa-with-SHA384, 1.2.840.10045.4.3.3.
+    package static let ecdsaWithSHA384 = Self([0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03])
     /// rsaEncryption, 1.2.840.113549.1.1.1.
     package static let rsaEncryption = Self([0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01])
     /// sha1WithRSAEncryption, 1.2.840.113549.1.1.5.
@@ -47,7 +59,8 @@ package struct KnownObjectIdentifier: Sendable {
 
     /// Every entry of the catalogue.
     package static let all: [KnownObjectIdentifier] = [
-        signedData, data, sha1, sha256, rsaEncryption, sha1WithRSAEncryption, sha256WithRSAEncryption,
+        signedData, data, sha1, sha256, sha384, ecPublicKey, prime256v1, secp384r1, ecdsaWithSHA256, ecdsaWithSHA384,
+        rsaEncryption, sha1WithRSAEncryption, sha256WithRSAEncryption,
         contentType, messageDigest, signingTime, subjectAltName, issuerAltName, appleIntermediateMarker,
         appleLeafMarker,
     ]

@@ -87,6 +87,16 @@ extension ReceiptValidationError {
         /// No trust anchor was given or could be loaded.
         public static let rootCertificateNotFound = Code(rawValue: "root_certificate_not_found")
 
+        // MARK: JWS
+
+        /// The input is not a compact JWS Apple's way: not three base64url segments, header or
+        /// payload not JSON (or nested too deep), `x5c` not exactly three standard-base64
+        /// certificates, an unknown `crit`, no `signedDate`, a payload of no known kind, a JWS
+        /// nested beyond a notification's one level, or over a size limit.
+        public static let malformedJWS = Code(rawValue: "malformed_jws")
+        /// The JWS `alg` is not `ES256` (`none`, `HS256`, `ES384`, …).
+        public static let unsupportedAlgorithm = Code(rawValue: "unsupported_algorithm")
+
         // MARK: Payload
 
         /// The signed payload is not a well-formed receipt attribute SET.
@@ -106,8 +116,12 @@ extension ReceiptValidationError {
         public static let hashMismatch = Code(rawValue: "hash_mismatch")
         /// The receipt's own expiration date (field 21) has passed.
         public static let receiptExpired = Code(rawValue: "receipt_expired")
-        /// The receipt's creation date lies in the future beyond the allowed clock skew.
+        /// The receipt's creation date (a JWS's `signedDate`) lies in the future beyond the allowed clock skew.
         public static let creationDateInFuture = Code(rawValue: "creation_date_in_future")
+        /// A JWS payload's environment differs from the expected one.
+        public static let environmentMismatch = Code(rawValue: "environment_mismatch")
+        /// A JWS payload's App Apple ID differs from the expected one.
+        public static let appAppleIDMismatch = Code(rawValue: "app_apple_id_mismatch")
 
         // MARK: Configuration
 

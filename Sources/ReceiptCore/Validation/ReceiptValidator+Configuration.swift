@@ -45,6 +45,17 @@ extension ReceiptValidator {
         public var usesVerifiedChainCache: Bool
         /// The most chains the cache holds (least recently used evicted). Default 64.
         public var verifiedChainCacheCapacity: Int
+        /// The trust anchors for JWS (StoreKit 2, App Store Server API, Server Notifications V2).
+        /// Default: ``AppleRootCertificates/appleRootCAG3`` alone, the root of every Apple JWS
+        /// chain. A token's third `x5c` certificate must be one of them (byte for byte) or be
+        /// issued by one; Apple's marker OIDs are required either way.
+        public var jwsTrustAnchors: [Certificate]
+        /// The environment a JWS payload must carry (`environment`; an app transaction's
+        /// `receiptType`), if any: `Production`, `Sandbox`, `Xcode`, `LocalTesting`.
+        public var expectedEnvironment: String?
+        /// The App Apple ID a JWS payload must carry where it has one (a notification's
+        /// `data.appAppleId`, an app transaction's `appAppleId`), if any.
+        public var expectedAppAppleID: Int64?
 
         /// Creates a configuration; every parameter has the safe default.
         public init(
@@ -60,7 +71,10 @@ extension ReceiptValidator {
             maximumReceiptSize: Int = ReceiptLoader.maximumReceiptSize,
             currentDate: @escaping @Sendable () -> Date = { Date() },
             usesVerifiedChainCache: Bool = true,
-            verifiedChainCacheCapacity: Int = 64
+            verifiedChainCacheCapacity: Int = 64,
+            jwsTrustAnchors: [Certificate] = [AppleRootCertificates.appleRootCAG3],
+            expectedEnvironment: String? = nil,
+            expectedAppAppleID: Int64? = nil
         ) {
             self.trustAnchors = trustAnchors
             self.acceptsStoreKitTestReceipts = acceptsStoreKitTestReceipts
@@ -75,6 +89,9 @@ extension ReceiptValidator {
             self.currentDate = currentDate
             self.usesVerifiedChainCache = usesVerifiedChainCache
             self.verifiedChainCacheCapacity = verifiedChainCacheCapacity
+            self.jwsTrustAnchors = jwsTrustAnchors
+            self.expectedEnvironment = expectedEnvironment
+            self.expectedAppAppleID = expectedAppAppleID
         }
     }
 }

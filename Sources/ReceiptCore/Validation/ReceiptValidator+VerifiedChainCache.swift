@@ -13,6 +13,7 @@ extension ReceiptValidator {
     /// Forgets every cached chain: the next receipt of each chain is verified in full again.
     public func removeCachedChains() {
         chainCache?.removeAll()
+        jwsState.cache?.removeAll()
     }
 
     /// The leading byte of the DER SET the signature covers when signed attributes are present
@@ -77,11 +78,11 @@ extension ReceiptValidator {
             }
             guard attributesMatch else { return nil }
             let signed = [Self.setTag[...], der[(attributes.lowerBound + 1)..<attributes.upperBound]]
-            guard primitives.verifySignature(signature, of: signed, digest: entry.digestAlgorithm, key: entry.key) else {
+            guard primitives.verifySignature(signature, of: signed, scheme: .rsaPKCS1v15(entry.digestAlgorithm), key: entry.key) else {
                 return nil
             }
         } else {
-            guard primitives.verifySignature(signature, of: [content], digest: entry.digestAlgorithm, key: entry.key) else {
+            guard primitives.verifySignature(signature, of: [content], scheme: .rsaPKCS1v15(entry.digestAlgorithm), key: entry.key) else {
                 return nil
             }
         }

@@ -36,6 +36,8 @@ public struct ReceiptValidator: Sendable {
     let storeKitAnchors: [ChainCertificate]
     /// The verified-chain cache (nil when ``Configuration/usesVerifiedChainCache`` is off).
     let chainCache: VerifiedChainCache?
+    /// The JWS anchors (read at the first JWS) and the JWS chain cache.
+    let jwsState: JWSValidatorState
 
     /// Creates a validator and builds its trust stores.
     /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` when no anchor is configured,
@@ -57,6 +59,8 @@ public struct ReceiptValidator: Sendable {
         }
         self.chainCache = configuration.usesVerifiedChainCache
             ? VerifiedChainCache(capacity: configuration.verifiedChainCacheCapacity) : nil
+        self.jwsState = JWSValidatorState(
+            cache: configuration.usesVerifiedChainCache ? JWSChainCache(capacity: configuration.verifiedChainCacheCapacity) : nil)
     }
 
     /// Reads each anchor for the chain rules.

@@ -4,11 +4,19 @@ import ReceiptKit
 import X509
 import _CryptoExtras
 
-/// A leaf's RSA public key, imported once for the verified-chain cache's warm path.
+/// A certificate's public key, imported once: a receipt leaf's RSA key for the verified-chain
+/// cache's warm path, or an EC key (P-256, P-384) of a JWS chain.
 final class SwiftCryptoVerificationKey: SignatureVerificationKey {
-    let key: _RSA.Signing.PublicKey
+    /// The key, by type.
+    enum Key {
+        case rsa(_RSA.Signing.PublicKey)
+        case p256(P256.Signing.PublicKey)
+        case p384(P384.Signing.PublicKey)
+    }
 
-    init(key: _RSA.Signing.PublicKey) {
+    let key: Key
+
+    init(key: Key) {
         self.key = key
     }
 }
@@ -25,13 +33,13 @@ extension SwiftCryptoBackend {
             throw ReceiptValidationError(
                 .invalidCertificate, "swift-certificates could not decode the certificate.", libraryMessage: "\(error)")
         }
-        guard let key = _RSA.Signing.PublicKey(decoded.publicKey) else {
-            throw ReceiptValidationError(.invalidCertificate, "The certificate's key is not an RSA key.")
-        }
-        return SwiftCryptoVerificationKey(key: key)
+        if let key = _RSA.Signing.PublicKey(decoded.publicKey) { return SwiftCryptoVerificationKey(key: .rsa(key)) }
+        if let key = P256.Signing.PublicKey(decoded.publicKey) { return SwiftCryptoVerificationKey(key: .p256(key)) }
+        if let key = P384.Signing.PublicKey(decoded.publicKey) { return SwiftCryptoVerificationKey(key: .p384(key)) }
+        throw ReceiptValidationError(.invalidCertificate, "The certificate's key is neither RSA nor EC on P-256 or P-384.")
     }
 
-    /// SHA-1 or SHA-256 of the concatenation of `parts`.
+    /// SHA-1, SHA-256 or SHA-384 of the concatenation of `parts`.
     /// - Throws: ``ReceiptValidationError/Code/backendFailure`` for another algorithm.
     public func digest(_ algorithm: DigestAlgorithm, of parts: [ArraySlice<UInt8>]) throws(ReceiptValidationError) -> [UInt8] {
         if case .other(let oid) = algorithm {
@@ -40,13 +48,45 @@ extension SwiftCryptoBackend {
         return Self.digest(algorithm, of: parts)
     }
 
-    /// Whether `signature` is an RSASSA-PKCS1-v1_5 signature with `digest` over the concatenation
-    /// of `message` by `key` (a key this backend made); SHA-1 is accepted. Any failure is `false`.
+    /// Whether `signature` is a signature under `scheme` over the concatenation of `message` by
+    /// `key` (a key this backend made): RSASSA-PKCS1-v1_5 (SHA-1 accepted) or ECDSA over raw
+    /// `r ‖ s` (BoringSSL checks the math only: a high `s` verifies). Any failure is `false`.
     public func verifySignature(
-        _ signature: ArraySlice<UInt8>, of message: [ArraySlice<UInt8>], digest: DigestAlgorithm, key: any SignatureVerificationKey
+        _ signature: ArraySlice<UInt8>, of message: [ArraySlice<UInt8>], scheme: SignatureScheme, key: any SignatureVerificationKey
     ) -> Bool {
         guard let key = key as? SwiftCryptoVerificationKey else { return false }
-        return Self.isValidSignature(signature, of: message, digest: digest, key: key.key)
+        switch (scheme, key.key) {
+        case (.rsaPKCS1v15(let digest), .rsa(let rsa)):
+            return Self.isValidSignature(signature, of: message, digest: digest, key: rsa)
+        case (.ecdsa(let digest), .p256(let ec)):
+            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            switch digest {
+            case .sha256: return ec.isValidSignature(signature, for: Self.sha256(message))
+            case .sha384: return ec.isValidSignature(signature, for: Self.sha384(message))
+            default: return false
+            }
+        case (.ecdsa(let digest), .p384(let ec)):
+            guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            switch digest {
+            case .sha256: return ec.isValidSignature(signature, for: Self.sha256(message))
+            case .sha384: return ec.isValidSignature(signature, for: Self.sha384(message))
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    private static func sha256(_ parts: [ArraySlice<UInt8>]) -> SHA256.Digest {
+        var hasher = SHA256()
+        for part in parts { hasher.update(data: part) }
+        return hasher.finalize()
+    }
+
+    private static func sha384(_ parts: [ArraySlice<UInt8>]) -> SHA384.Digest {
+        var hasher = SHA384()
+        for part in parts { hasher.update(data: part) }
+        return hasher.finalize()
     }
 
     // MARK: Shared with the full verification
@@ -60,9 +100,9 @@ extension SwiftCryptoBackend {
             for part in parts { hasher.update(data: part) }
             return Array(hasher.finalize())
         case .sha256:
-            var hasher = SHA256()
-            for part in parts { hasher.update(data: part) }
-            return Array(hasher.finalize())
+            return Array(sha256(parts))
+        case .sha384:
+            return Array(sha384(parts))
         case .other:
             return []
         }
@@ -82,7 +122,7 @@ extension SwiftCryptoBackend {
             var hasher = SHA256()
             for part in message { hasher.update(data: part) }
             return key.isValidSignature(rsaSignature, for: hasher.finalize(), padding: .insecurePKCS1v1_5)
-        case .other:
+        case .sha384, .other:
             return false
         }
     }

@@ -197,8 +197,8 @@ public final class SwiftCryptoBackend: CryptoBackend, SignaturePrimitives {
         switch algorithm {
         case .sha1: expected = [1, 2, 840, 113_549, 1, 1, 5]  // sha1WithRSAEncryption
         case .sha256: expected = [1, 2, 840, 113_549, 1, 1, 11]  // sha256WithRSAEncryption
-        case .other(let oid):
-            throw ReceiptValidationError(.invalidSignature, "The signer's digest algorithm \(oid) is not SHA-1 or SHA-256.")
+        case .sha384, .other:
+            throw ReceiptValidationError(.invalidSignature, "The signer's digest algorithm \(algorithm.oid) is not SHA-1 or SHA-256.")
         }
         let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 1, 1]
         guard signer.signatureAlgorithm == rsaEncryption || signer.signatureAlgorithm == expected else {
