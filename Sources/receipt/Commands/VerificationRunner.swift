@@ -93,11 +93,13 @@ struct VerificationRunner: Sendable {
             do {
                 let contents = try ReceiptLoader.fileContents(
                     atPath: path.bytes, displayPath: path.label, maximumSize: validator.configuration.maximumReceiptSize)
+                if TokenDetection.isCompactJWS(contents) { return verifyToken(contents, label: input.label) }
                 report = validator.report(for: contents)
             } catch {
                 report = ReceiptValidationReport(failure: error)
             }
         case .bytes(let bytes):
+            if TokenDetection.isCompactJWS(bytes) { return verifyToken(bytes, label: input.label) }
             report = validator.report(for: bytes)
         case .unreadable(let error):
             report = ReceiptValidationReport(failure: error)
@@ -110,6 +112,13 @@ struct VerificationRunner: Sendable {
             let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
             if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
         }
+        return outcome
+    }
+
+    /// Verifies a compact JWS (a StoreKit 2 or App Store Server Notification token).
+    private func verifyToken(_ bytes: [UInt8], label: String) -> VerificationOutcome {
+        var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: ReceiptValidationError(.malformedJWS, "")))
+        outcome.token = TokenOutcome(verifying: bytes, with: validator)
         return outcome
     }
 
