@@ -10,6 +10,7 @@ import Testing
             .invalidSignature, .invalidCertificate, .rootCertificateNotFound, .malformedReceipt,
             .malformedInAppPurchase, .missingComponent, .bundleIDMismatch, .versionMismatch,
             .hashMismatch, .receiptExpired, .creationDateInFuture, .invalidDeviceIdentifier, .backendFailure,
+            .malformedJWS, .unsupportedAlgorithm, .environmentMismatch, .appAppleIDMismatch,
         ]
         #expect(Set(codes).count == codes.count)
         for code in codes {

@@ -40,7 +40,7 @@ extension ReceiptValidator {
         return try verifyJWS(token, primitives: primitives, now: configuration.currentDate(), nesting: 0, expected: nil)
     }
 
-    /// ``verifyJWS(_:)`` for a token as text.
+    /// `verifyJWS(_:)` for a token as text (its UTF-8 bytes).
     public func verifyJWS(_ token: String) throws(ReceiptValidationError) -> VerifiedJWS {
         try verifyJWS(Array(token.utf8))
     }

@@ -8,7 +8,7 @@ import _CryptoExtras
 /// cache's warm path, or an EC key (P-256, P-384) of a JWS chain.
 final class SwiftCryptoVerificationKey: SignatureVerificationKey {
     /// The key, by type.
-    enum Key {
+    enum Key: @unchecked Sendable {  // @unchecked: immutable swift-crypto key values, only read
         case rsa(_RSA.Signing.PublicKey)
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
