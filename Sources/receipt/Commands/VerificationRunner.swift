@@ -117,7 +117,9 @@ struct VerificationRunner: Sendable {
 
     /// Verifies a compact JWS (a StoreKit 2 or App Store Server Notification token).
     private func verifyToken(_ bytes: [UInt8], label: String) -> VerificationOutcome {
-        var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: ReceiptValidationError(.malformedJWS, "")))
+        // The receipt report says what a command reading only receipts (`timeline`) should say.
+        let notAReceipt = ReceiptValidationError(.notPKCS7, "The input is a JWS, not a receipt (verify, dump and entitlements read JWS).")
+        var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: notAReceipt))
         outcome.token = TokenOutcome(verifying: bytes, with: validator)
         return outcome
     }

@@ -151,3 +151,41 @@ struct VerifyTokenTests {
         #expect((try ReceiptCLI.jsonObject(malformed.stdout)["error"] as? [String: Any])?["code"] as? String == "malformed_jws")
     }
 }
+
+/// `receipt entitlements` on JWS files: every token verified, transactions through the receipt rules.
+@Suite("entitlements: JWS")
+struct EntitlementsTokenTests {
+    @Test("a transaction and a notification nesting another: products from both, at their signedDate")
+    func tokens() throws {
+        let root = VerifyTokenTests.testRoot
+        let result = try ReceiptCLI.run([
+            "entitlements", "--json", "--root", root, "--at", "creation",
+            VerifyTokenTests.token("valid-transaction-consumable"), VerifyTokenTests.token("valid-notification"),
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let object = try ReceiptCLI.jsonObject(result.stdout)
+        #expect(object["valid"] as? Bool == true)
+        let products = try #require(object["products"] as? [[String: Any]])
+        let byID = Dictionary(uniqueKeysWithValues: products.compactMap { product in (product["product_id"] as? String).map { ($0, product) } })
+        #expect(Set(byID.keys) == ["com.receiptkit.test.coins100", "com.receiptkit.test.monthly"])
+        // The subscription (from the notification's nested transaction) runs to 2025-07-01.
+        #expect(byID["com.receiptkit.test.monthly"]?["active"] as? Bool == true)
+        #expect(byID["com.receiptkit.test.monthly"]?["expires_date"] as? String == "2025-07-01T11:59:00Z")
+        let groups = try #require(object["groups"] as? [[String: Any]])
+        #expect(groups.contains { $0["group_id"] as? String == "21504321" }, "\(groups)")
+    }
+
+    @Test("a forged token among them: INVALID, exit 1; a receipt among tokens: usage error")
+    func refusals() throws {
+        let root = VerifyTokenTests.testRoot
+        let forged = try ReceiptCLI.run([
+            "entitlements", "--root", root, VerifyTokenTests.token("valid-transaction"), VerifyTokenTests.token("wrong-key"),
+        ])
+        #expect(forged.status == 1)
+        #expect(forged.stdout.contains("INVALID: invalid_signature"), "\(forged.stdout)")
+        let mixed = try ReceiptCLI.run([
+            "entitlements", VerifyTokenTests.realTransaction, ReceiptCLI.realReceipt("tpinapp-sandbox-g5-sha256-2025-2iap.receipt").path,
+        ])
+        #expect(mixed.status == 2, "\(mixed.stdout)\(mixed.stderr)")
+    }
+}
