@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 import ReceiptTestSupport
 import Testing
 
@@ -63,7 +64,7 @@ struct VerifyTokenTests {
         #expect(match.status == 0, "\(match.stdout)")
     }
 
-    @Test("--root: the synthetic chain verifies under its own root, not under Apple's", arguments: ["openssl", "gnutls"])
+    @Test("--root: the synthetic chain verifies under its own root, not under Apple's", arguments: CryptoBackends.all.map(\.name))
     func rootAndBackend(backend: String) throws {
         let notification = Self.token("valid-notification")
         let trusted = try ReceiptCLI.run(["verify", "--json", "--backend", backend, "--root", Self.testRoot, notification])
