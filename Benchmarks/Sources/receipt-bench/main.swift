@@ -6,6 +6,7 @@ import ReceiptKit
 //
 //   receipt-bench [--fixtures DIR] [--quick] [--memory-probe BACKEND=PATH-TO-receipt-memory …] [--cli [BACKEND=]PATH-TO-receipt … [--cli-only]]
 //   receipt-bench [--fixtures DIR] --worst-only    (only the issue-27 lines: worst hostile inputs, CPU per validation)
+//   receipt-bench [--fixtures DIR] [--quick] --jws-only    (only the issue-31 lines: JWS warm / cold against C)
 //   receipt-bench --memory BACKEND FIXTURE-INDEX MODE    (child process: one validation, prints peak RSS)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -87,12 +88,21 @@ do {
         print(try worstInputs())
         exit(0)
     }
+    // The issue-31 lines (JWSBenchmark): one real StoreKit 2 token, warm and cold, against C.
+    func jwsLines() throws -> String {
+        try JWSBenchmark(fixtures: fixturesDirectory, backends: backends).run()
+    }
     let quick = arguments.contains("--quick")
     if quick {
         Measure.batchSeconds = 0.03
         Measure.batches = 2
         Measure.rounds = 3
         Measure.scalingRounds = 5
+    }
+    if arguments.contains("--jws-only") {
+        guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
+        print(try jwsLines())
+        exit(0)
     }
     // The end-to-end lines of the `receipt` tool (Scripts/bench.sh builds it and passes --cli).
     // `--cli BACKEND=PATH`: the tool built with that backend's trait alone (as a user builds it);
@@ -127,7 +137,7 @@ do {
     guard bl_fix_malloc_thresholds() == 1 else { throw BenchError("mallopt refused the thresholds") }
     let report = try Benchmark(fixtures: fixtures, backends: backends, memoryProbes: probes).run()
     print(report + (try cli?.run() ?? "\nEnd to end: not measured (pass --cli PATH-TO-receipt; Scripts/bench.sh builds it).\n")
-        + (try worstInputs()))
+        + (try worstInputs()) + (try jwsLines()))
 } catch {
     FileHandle.standardError.write(Data("receipt-bench: \(error)\n".utf8))
     exit(1)

@@ -97,11 +97,13 @@ struct VerificationRunner: Sendable {
             do {
                 let contents = try ReceiptLoader.fileContents(
                     atPath: path.bytes, displayPath: path.label, maximumSize: validator.configuration.maximumReceiptSize)
+                if TokenDetection.isCompactJWS(contents) { return verifyToken(contents, label: input.label) }
                 report = validator.report(for: contents)
             } catch {
                 report = ReceiptValidationReport(failure: error)
             }
         case .bytes(let bytes):
+            if TokenDetection.isCompactJWS(bytes) { return verifyToken(bytes, label: input.label) }
             report = validator.report(for: bytes)
         case .unreadable(let error):
             report = ReceiptValidationReport(failure: error)
@@ -114,6 +116,15 @@ struct VerificationRunner: Sendable {
             let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
             if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
         }
+        return outcome
+    }
+
+    /// Verifies a compact JWS (a StoreKit 2 or App Store Server Notification token).
+    private func verifyToken(_ bytes: [UInt8], label: String) -> VerificationOutcome {
+        // The receipt report says what a command reading only receipts (`timeline`) should say.
+        let notAReceipt = ReceiptValidationError(.notPKCS7, "The input is a JWS, not a receipt (verify, dump and entitlements read JWS).")
+        var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: notAReceipt))
+        outcome.token = TokenOutcome(verifying: bytes, with: validator)
         return outcome
     }
 

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "JWSBaseline.h"
+
 /*
  * The C baseline of the ReceiptKit benchmarks: what a validator built directly on the libraries'
  * own PKCS #7 verification costs, measured in a tight loop with the trust store built once.
