@@ -55,10 +55,17 @@ let package = Package(
                 .target(name: "CReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
             ]
         ),
+        // The one JSON writer (receipt model, Apple's verifyReceipt response, entitlements, error
+        // objects) of the `receipt` tool and of receipt-server; re-exported by ReceiptKit.
+        .target(
+            name: "ReceiptOutput",
+            dependencies: ["ReceiptCore"]
+        ),
         .target(
             name: "ReceiptKit",
             dependencies: [
                 "ReceiptCore",
+                "ReceiptOutput",
                 .target(name: "ReceiptOpenSSL", condition: .when(traits: ["OpenSSL"])),
                 .target(name: "ReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
             ]

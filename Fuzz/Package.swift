@@ -27,6 +27,7 @@ let package = Package(
         .executableTarget(name: "FuzzParser", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "FuzzValidatorOpenSSL", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "FuzzValidatorGnuTLS", dependencies: ["FuzzSupport", receiptKit]),
+        .executableTarget(name: "FuzzJWS", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "ReceiptSoak", dependencies: ["FuzzSupport", receiptKit]),
     ]
 )

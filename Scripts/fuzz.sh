@@ -8,7 +8,8 @@
 # Each run starts from a seed corpus copied from Fixtures/ (real receipts, generated receipts, the
 # hostile corpus; for `parser` the payloads in Fixtures/generated/payloads and the signed content of
 # every real receipt) plus the inputs found by earlier runs (Fuzz/.corpus/TARGET, not committed),
-# with the dictionary Fuzz/receipt.dict. A crash (ASan report, Swift trap, violated invariant, leak,
+# with the dictionary Fuzz/receipt.dict (Fuzz/jws.dict for `jws`: its seeds are Fixtures/jws/tokens,
+# Fixtures/real-jws and their header and payload JSON in the shapes of JWSFuzzing.token(from:)). A crash (ASan report, Swift trap, violated invariant, leak,
 # timeout, out-of-memory) exits non-zero and leaves the input in fuzz-crashes/.
 #
 # Environment: FUZZ_LOG=FILE appends one markdown table row per run;
@@ -20,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
-targets=(loader container parser validator-openssl validator-gnutls)
+targets=(loader container parser validator-openssl validator-gnutls jws)
 
 product_for() {
     case "$1" in
@@ -29,6 +30,7 @@ product_for() {
         parser) echo FuzzParser ;;
         validator-openssl) echo FuzzValidatorOpenSSL ;;
         validator-gnutls) echo FuzzValidatorGnuTLS ;;
+        jws) echo FuzzJWS ;;
         *) return 1 ;;
     esac
 }
@@ -64,10 +66,29 @@ extract_payloads() {
     done
 }
 
+# base64url without padding → bytes.
+b64url_decode() {
+    local text="$1"
+    while ((${#text} % 4)); do text+="="; done
+    printf '%s' "$text" | basenc --base64url -d
+}
+
 seed_corpus() {
     local target="$1" out="$2" file
     mkdir -p "$out"
     case "$target" in
+        jws)
+            # Every token, and the structured shapes of JWSFuzzing.token(from:): 0x01 header JSON
+            # 0x00 payload JSON, and 0x02 payload JSON.
+            cp "$root"/Fixtures/jws/tokens/*.jws "$root"/Fixtures/real-jws/*.jws "$out"/
+            for file in "$root"/Fixtures/jws/tokens/valid-*.jws "$root"/Fixtures/real-jws/*.jws; do
+                local stem header payload
+                stem="$(basename "$file" .jws)"
+                IFS=. read -r header payload _ <"$file" || true
+                { printf '\001'; b64url_decode "$header"; printf '\000'; b64url_decode "$payload"; } >"$out/json-$stem"
+                { printf '\002'; b64url_decode "$payload"; } >"$out/payload-$stem"
+            done
+            ;;
         parser)
             cp "$root"/Fixtures/generated/payloads/*.der "$out"/
             extract_payloads "$out"
@@ -133,7 +154,7 @@ trap 'rm -rf "$seeds" "$log"' EXIT
 echo "fuzz.sh: $target for ${seconds}s ($(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) inputs in Fuzz/.corpus/$target)"
 set +e
 "$binary" "$corpus" "$seeds" \
-    -dict="$root/Fuzz/receipt.dict" \
+    -dict="$root/Fuzz/$([[ $target == jws ]] && echo jws || echo receipt).dict" \
     -max_total_time="$seconds" \
     -max_len="${FUZZ_MAX_LEN:-65536}" \
     -timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=3072 \

@@ -6,6 +6,16 @@
 #   Scripts/load-test.sh --requests 1000000   # also: RSS growth after that many requests
 #   Scripts/load-test.sh --state          # the state service's lines (Scripts/load-test-state.sh)
 #   DURATION=30 CONNECTIONS=64 THREADS=2 RECEIPT=... Scripts/load-test.sh
+#   Scripts/load-test.sh --ratio-only     # only the floor ratios below
+#   RATIO_DURATION=10 ROUNDS=3            # length of each ratio run, and how many rounds
+#
+# First, the service against its own HTTP floor (issue 28), in one process: ROUNDS rounds of
+# alternating runs, each RATIO_DURATION s at 64 connections and no Lua response hook — GET /health,
+# POST /verifyReceipt of the real 2-purchase receipt, POST /verifyReceipt of the real 187-purchase
+# receipt — and the medians, with a PASS/FAIL line per target:
+#   verifyReceipt (2 purchases) ≥ 50 % of /health's requests/s, p99 ≤ 10 ms
+#   verifyReceipt (187 purchases) ≥ 25 % of /health's requests/s
+# The script exits 1 when a target fails (after every run).
 #
 # Prints wrk's own report (Requests/sec:, latency percentiles) and one summary line per run:
 # requests/s, p50/p99, non-200 responses, non-zero statuses, RSS before and after. Traffic goes
@@ -24,11 +34,17 @@ connections="${CONNECTIONS:-64}"
 threads="${THREADS:-2}"
 receipt="${RECEIPT:-$root/Fixtures/real/receipts/aporat-production-g5-sha256-2025-1iap.receipt}"
 requests=0
+ratio_only=0
+ratio_duration="${RATIO_DURATION:-10}"
+rounds="${ROUNDS:-3}"
+receipt_small="$root/Fixtures/real/receipts/tpinapp-sandbox-g5-sha256-2025-2iap.receipt"
+receipt_large="$root/Fixtures/real/receipts/tpinapp-sandbox-sha1-2020-187iap.receipt"
 max_minutes="${MAX_MINUTES:-30}"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --requests) requests="$2"; shift 2 ;;
-        *) echo "usage: $0 [--requests N]" >&2; exit 2 ;;
+        --ratio-only) ratio_only=1; shift ;;
+        *) echo "usage: $0 [--requests N] [--ratio-only]" >&2; exit 2 ;;
     esac
 done
 
@@ -41,9 +57,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 
-echo "load-test: building receipt-server (release)"
-(cd Server && swift build -c release --product receipt-server >/dev/null)
-server="$root/Server/.build/release/receipt-server"
+server="${SERVER:-}"
+if [[ -z "$server" ]]; then
+    echo "load-test: building receipt-server (release)"
+    (cd Server && swift build -c release --product receipt-server >/dev/null)
+    server="$root/Server/.build/release/receipt-server"
+fi
 
 work="$(mktemp -d)"
 pids=()
@@ -82,6 +101,32 @@ function done(summary, latency, requests)
 end
 LUA
 
+# The ratio runs' scripts: the request, and a summary line at the end (no response hook, which
+# would cost wrk more than the server's answer).
+for name in small large; do
+    file="receipt_$name"
+    printf '{"receipt-data":"%s"}' "$(base64 -w0 "${!file}")" > "$work/body-$name.json"
+done
+for name in health small large; do
+    {
+        if [[ "$name" != health ]]; then
+            echo 'wrk.method = "POST"'
+            echo 'wrk.headers["Content-Type"] = "application/json"'
+            echo "local file = io.open(\"$work/body-$name.json\", \"rb\")"
+            echo 'wrk.body = file:read("*a")'
+            echo 'file:close()'
+        fi
+        cat <<'LUA'
+function done(summary, latency, requests)
+    io.write(string.format("RUN rps=%.0f p99_ms=%.2f errors=%d non2xx=%d\n",
+        summary.requests / (summary.duration / 1e6), latency:percentile(99) / 1000,
+        summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+        summary.errors.status))
+end
+LUA
+    } > "$work/ratio-$name.lua"
+done
+
 # Starts a replica on a free port; prints its port.
 start_replica() {
     local log="$work/replica-$1.log"
@@ -99,6 +144,44 @@ rss_kib() { ps -o rss= -p "$1" | tr -d ' '; }
 port1=$((20000 + RANDOM % 20000)); port2=$((port1 + 1)); port0=$((port1 + 2))
 start_replica 1 "$port1"
 replica1="${pids[-1]}"
+
+# The floor ratios: alternating runs in this one process.
+failed=0
+echo "== floor ratios: $rounds rounds of ${ratio_duration}s runs, 64 connections: /health, 2 purchases, 187 purchases"
+for name in small large; do  # each receipt is answered status 0; then a warm-up (chain cache, allocator)
+    curl -sf --data-binary "@$work/body-$name.json" "http://127.0.0.1:$port1/verifyReceipt" | grep -q '"status":0' \
+        || { echo "load-test: the $name receipt is not answered status 0" >&2; exit 1; }
+    wrk -t1 -c4 -d2s -s "$work/ratio-$name.lua" "http://127.0.0.1:$port1/verifyReceipt" >/dev/null
+done
+for round in $(seq 1 "$rounds"); do
+    for name in health small large; do
+        path=/verifyReceipt; [[ "$name" == health ]] && path=/health
+        line=$(wrk -t"$threads" -c64 -d"${ratio_duration}s" -s "$work/ratio-$name.lua" "http://127.0.0.1:$port1$path" | grep '^RUN ')
+        echo "  round $round $name: ${line#RUN }"
+        echo "${line#RUN }" >> "$work/ratio-$name.txt"
+    done
+done
+# The median of a field over the rounds.
+median() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$work/ratio-$1.txt" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+health_rps=$(median health rps)
+for name in small large; do
+    rps=$(median "$name" rps); p99=$(median "$name" p99_ms); errors=$(median "$name" errors); non2xx=$(median "$name" non2xx)
+    ratio=$(awk -v a="$rps" -v b="$health_rps" 'BEGIN { printf "%.1f", 100 * a / b }')
+    purchases=2; target=50; [[ "$name" == large ]] && { purchases=187; target=25; }
+    echo "LOADTEST floor purchases=$purchases health_rps=$health_rps verify_rps=$rps ratio_pct=$ratio p99_ms=$p99 health_p99_ms=$(median health p99_ms) errors=$errors non2xx=$non2xx"
+    verdict=PASS
+    awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r >= t) }' || verdict=FAIL
+    [[ "$errors" == 0 && "$non2xx" == 0 ]] || verdict=FAIL
+    echo "$verdict verifyReceipt ($purchases purchases) at ≥ $target % of /health's requests/s: $ratio %"
+    [[ "$verdict" == PASS ]] || failed=1
+    if [[ "$name" == small ]]; then
+        verdict=PASS
+        awk -v p="$p99" 'BEGIN { exit !(p <= 10) }' || verdict=FAIL
+        echo "$verdict verifyReceipt ($purchases purchases) p99 ≤ 10 ms at 64 connections: $p99 ms"
+        [[ "$verdict" == PASS ]] || failed=1
+    fi
+done
+if [[ "$ratio_only" -eq 1 ]]; then exit "$failed"; fi
 
 # Warm-up (chain cache, allocator), then the measured run.
 wrk -t1 -c4 -d2s -s "$work/post.lua" "http://127.0.0.1:$port1/verifyReceipt" >/dev/null
@@ -137,3 +220,4 @@ echo "LOADTEST nginx replica1_requests=$((a1 - a0)) replica2_requests=$((b1 - b0
 if [[ $((a1 - a0)) -eq 0 || $((b1 - b0)) -eq 0 ]]; then
     echo "load-test: a replica received no request through nginx" >&2; exit 1
 fi
+exit "$failed"

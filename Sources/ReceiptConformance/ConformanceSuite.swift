@@ -73,7 +73,11 @@ public struct ConformanceSuite: Sendable {
                     validator = try made.get()
                 }
                 if mode == .cold { validator.removeCachedChains() }
-                return Self.outcome(validator.report(contentsOf: fixturesDirectory.appendingPathComponent(testCase.file)))
+                let url = fixturesDirectory.appendingPathComponent(testCase.file)
+                if testCase.format == .jws {
+                    return Self.tokenOutcome(validator: validator, contentsOf: url, fields: testCase.expect.payload.map { Array($0.keys) } ?? [])
+                }
+                return Self.outcome(validator.report(contentsOf: url))
             } catch {
                 return .failure(error.code)
             }
@@ -123,6 +127,10 @@ public struct ConformanceSuite: Sendable {
         let expect = testCase.expect
         if let code = expect.error {
             return .failure(ReceiptValidationError.Code(rawValue: code))
+        }
+        if testCase.format == .jws {
+            return .validToken(ConformanceOutcome.TokenFields(
+                kind: expect.kind ?? "-", signedDate: expect.signedDate ?? "-", payload: expect.payload ?? [:]))
         }
         return .valid(
             ConformanceOutcome.KeyFields(
@@ -178,7 +186,9 @@ private struct ValidatorKey: Hashable {
         var anchors: [Certificate] = []
         for anchor in testCase.anchors {
             switch anchor {
-            case "embedded:apple-root": anchors += AppleRootCertificates.appleRoots
+            case "embedded:apple-root":
+                // A receipt's Apple root is Apple Inc. Root CA; every Apple JWS chains to Apple Root CA - G3.
+                anchors += testCase.format == .jws ? [AppleRootCertificates.appleRootCAG3] : AppleRootCertificates.appleRoots
             case "embedded:storekit": anchors.append(AppleRootCertificates.storeKitTest)
             default:
                 let url = fixturesDirectory.appendingPathComponent(anchor)
@@ -221,6 +231,8 @@ private struct ValidatorKey: Hashable {
             expectedBundleID: expectedBundleID,
             expectedApplicationVersion: expectedApplicationVersion
         )
+        // The same anchors for both formats: a case names the anchors its file is checked with.
+        configuration.jwsTrustAnchors = loaded
         if let usesChainCache { configuration.usesVerifiedChainCache = usesChainCache }
         if let storeKit {
             configuration.acceptsStoreKitTestReceipts = true

@@ -1,4 +1,5 @@
 @_exported import ReceiptCore
+@_exported import ReceiptOutput
 
 #if OpenSSL
 @_exported import ReceiptOpenSSL

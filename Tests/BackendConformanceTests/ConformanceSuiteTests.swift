@@ -22,6 +22,23 @@ import Testing
         #expect(Set(manifest.cases.map(\.name)).count == manifest.cases.count, "case names must be unique")
     }
 
+    @Test func manifestHoldsTheJWSCases() throws {
+        let manifest = try ConformanceManifest(contentsOf: Self.fixtures.appendingPathComponent("manifest.json"))
+        let tokens = manifest.cases.filter { $0.format == .jws }
+        #expect(tokens.count >= 65, "JWS cases: \(tokens.count)")
+        let categories = Set(tokens.map(\.category))
+        for required in ["jws-valid", "jws-time", "jws-policy", "jws-missing-marker", "jws-chain", "jws-signature",
+                         "jws-algorithm", "jws-encoding", "jws-nested", "jws-real"] {
+            #expect(categories.contains(required), "no JWS case in category \(required)")
+        }
+        // Every kind is expected valid somewhere, with fields to compare.
+        let kinds = Set(tokens.compactMap { $0.expect.valid == true ? $0.expect.kind : nil })
+        #expect(kinds == ["transaction", "renewal_info", "notification", "app_transaction"])
+        #expect(tokens.allSatisfy { $0.expect.valid != true || ($0.expect.payload?.isEmpty == false && $0.expect.signedDate != nil) })
+        // Receipts first, then tokens, as the manifest lists them.
+        #expect(manifest.cases.firstIndex { $0.format == .jws } == manifest.cases.count - tokens.count)
+    }
+
     @Test(arguments: cases)
     func everyBackendGivesTheExpectedOutcome(_ testCase: ConformanceCase) {
         let suite = ConformanceSuite(fixturesDirectory: Self.fixtures, cases: [testCase])

@@ -64,7 +64,9 @@ import Testing
     @Test(arguments: BackendFixtures.backends)
     func theConformanceKitFailsABackendWhoseClaimDoesNotHold(_ backendCase: BackendCase) throws {
         let suite = try ConformanceSuite(fixturesDirectory: ConformanceSuiteTests.fixtures)
-        let valid = suite.cases.filter { $0.expect.error == nil }
+        // Receipt cases: the in-place claim is about signedData (the wrapper adopts no
+        // SignaturePrimitives, so a JWS case could only report backend_failure).
+        let valid = suite.cases.filter { $0.expect.error == nil && $0.format == .receipt }
         let honest = ConformanceSuite(fixturesDirectory: suite.fixturesDirectory, cases: valid)
             .run(on: ClaimOnCopy(base: backendCase.backend, tampers: false), chainCache: .off)
         #expect(honest.failed.isEmpty, "\(honest.table(onlyFailures: true))")

@@ -90,7 +90,7 @@ do {
     }
     // The issue-31 lines (JWSBenchmark): one real StoreKit 2 token, warm and cold, against C.
     func jwsLines() throws -> String {
-        try JWSBenchmark(fixtures: fixturesDirectory, backendNames: backends.map(\.name)).run()
+        try JWSBenchmark(fixtures: fixturesDirectory, backends: backends).run()
     }
     let quick = arguments.contains("--quick")
     if quick {

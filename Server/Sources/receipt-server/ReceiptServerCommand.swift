@@ -144,10 +144,11 @@ struct ReceiptServerCommand: AsyncParsableCommand {
             ])
         }
         let application = service.makeApplication(logger: logger)
+        // Shut down in reverse order: the application stops taking requests and finishes those in
+        // flight, then the validation pool ends.
         let group = ServiceGroup(
-            configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: [service.pool, application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
-        await service.pool.shutdown()
         await store.close()
         logger.info("stopped")
     }

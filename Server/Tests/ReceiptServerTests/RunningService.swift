@@ -33,7 +33,8 @@ struct RunningService: Sendable {
             continuation.yield(channel)
             continuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        // As receipt-server runs: the validation pool ends after the application (reverse order).
+        let group = ServiceGroup(configuration: .init(services: [service.pool, app], logger: logger))
         let result = try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             do {

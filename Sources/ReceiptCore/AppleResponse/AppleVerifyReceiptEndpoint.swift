@@ -44,14 +44,11 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
     }
 
     /// The request-level codes of the `receiptkit` object (validation failures use
-    /// ``ReceiptValidationError/Code`` raw values).
+    /// ``ReceiptValidationError/Code`` raw values). The HTTP service adds its own for what only
+    /// HTTP has (`not_post`, `body_too_large`, `overloaded`).
     public enum FailureCode {
         /// The body is not JSON, or not a JSON object.
         public static let notJSONObject = "not_json_object"
-        /// The request is not a POST.
-        public static let notPOST = "not_post"
-        /// The body is larger than the service accepts.
-        public static let bodyTooLarge = "body_too_large"
         /// `receipt-data` is missing (or null).
         public static let missingReceiptData = "missing_receipt_data"
         /// Two members of the body have the same name (status 21000).
@@ -69,8 +66,6 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         public static let bundleIDNotAccepted = "bundle_id_not_accepted"
         /// The `password` is not one of the configured shared secrets.
         public static let sharedSecretMismatch = "shared_secret_mismatch"
-        /// The service has more requests waiting than it queues (HTTP 503, status 21000).
-        public static let overloaded = "overloaded"
     }
 
     /// The validator that authenticates and parses receipts.

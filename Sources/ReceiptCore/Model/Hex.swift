@@ -1,20 +1,25 @@
-/// Lowercase hexadecimal encoding of byte arrays (used by the JSON form of the model).
-enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+/// Lowercase hexadecimal text of bytes: the package's one hex (the model's JSON form, the JSON
+/// writer, the tool's listings, device identifiers, the conformance kit's messages).
+package enum Hex {
+    /// The lowercase hexadecimal digit of a nibble (0–15).
+    @inlinable @inline(__always)
+    package static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
+    }
 
     /// `[0xAB, 0x01]` → `"ab01"`.
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var characters: [UInt8] = []
         characters.reserveCapacity(bytes.count * 2)
         for byte in bytes {
-            characters.append(digits[Int(byte >> 4)])
-            characters.append(digits[Int(byte & 0x0F)])
+            characters.append(digit(byte >> 4))
+            characters.append(digit(byte & 0x0F))
         }
         return String(decoding: characters, as: UTF8.self)
     }
 
     /// `"ab01"` (either case) → `[0xAB, 0x01]`, or nil for odd length or a non-hex character.
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 2 == 0 else { return nil }
         func nibble(_ character: UInt8) -> UInt8? {

@@ -50,10 +50,7 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     /// Lowercase hex of ``bytes``.
     public var description: String {
-        bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        Hex.encode(bytes)
     }
 
     private static func decodeHex(_ text: String) -> [UInt8]? {

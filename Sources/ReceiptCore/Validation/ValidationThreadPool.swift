@@ -6,29 +6,36 @@ import Musl
 import Darwin
 #endif
 
-/// ReceiptKit's own threads, on which the `async` validation methods run.
+/// ReceiptKit's own threads, on which the `async` validation methods run: the package's one
+/// thread pool, also used by the `receipt` tool and by `receipt-server` (which admits requests
+/// to it, so that a full queue answers 503).
 ///
 /// Validation is blocking, CPU-bound work (a PKCS #7 verification, a digest, a parse). Run on the
 /// caller's executor, it would hold one of Swift concurrency's few cooperative threads for its
 /// whole duration; so each `async` method hands the work to one of these threads and suspends
 /// until it is done. There are as many threads as active processors, started on first use and
 /// kept for the life of the process (each idle one waits on a condition variable and costs no CPU).
-/// The pool touches no state outside itself.
-final class ValidationThreadPool: @unchecked Sendable {
-    // @unchecked: `jobs`, `nextJob`, `started` and `idle` are only read or written with `mutex` held.
+/// The pool touches no state outside itself. A pool of another width can be made; its threads
+/// end after ``shutdown()``.
+public final class ValidationThreadPool: @unchecked Sendable {
+    // @unchecked: `jobs`, `nextJob`, `started`, `idle` and `isShutDown` are only read or written
+    // with `mutex` held.
 
-    /// The pool every validator shares.
-    static let shared = ValidationThreadPool(threadCount: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// The pool every validator shares: as many threads as active processors.
+    public static let shared = ValidationThreadPool(threadCount: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private let threadCount: Int
+    /// The most threads the pool runs.
+    public let threadCount: Int
     private var jobs: [@Sendable () -> Void] = []
     private var nextJob = 0
     private var started = 0
     private var idle = 0
+    private var isShutDown = false
 
-    init(threadCount: Int) {
+    /// A pool of at most `threadCount` threads (at least one), started as work arrives.
+    public init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -38,7 +45,7 @@ final class ValidationThreadPool: @unchecked Sendable {
         pthread_cond_init(condition, nil)
     }
 
-    // Never runs for `shared`, whose threads keep it alive; kept so the pool owns its memory.
+    // Runs once every thread has ended (never for `shared`, whose threads keep it alive).
     deinit {
         pthread_cond_destroy(condition)
         condition.deinitialize(count: 1)
@@ -49,7 +56,8 @@ final class ValidationThreadPool: @unchecked Sendable {
     }
 
     /// Runs `work` on a pool thread and returns its result; the calling task suspends meanwhile.
-    func run<Value: Sendable, Failure: Error>(
+    /// After ``shutdown()``, `work` runs on the calling thread.
+    public func run<Value: Sendable, Failure: Error>(
         _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in
@@ -68,6 +76,11 @@ final class ValidationThreadPool: @unchecked Sendable {
     /// is not full.
     private func submit(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
+        guard !isShutDown else {
+            pthread_mutex_unlock(mutex)
+            job()
+            return
+        }
         jobs.append(job)
         let startsThread = jobs.count - nextJob > idle && started < threadCount
         if startsThread { started += 1 }
@@ -108,10 +121,19 @@ final class ValidationThreadPool: @unchecked Sendable {
         }
     }
 
-    /// A pool thread's loop: take the oldest job, run it, wait when there is none.
+    /// Lets the threads end once the queued jobs are done (a pool that is not ``shared``).
+    public func shutdown() {
+        pthread_mutex_lock(mutex)
+        isShutDown = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// A pool thread's loop: take the oldest job, run it, wait when there is none; end when
+    /// there is none after ``shutdown()``.
     private func work() {
-        while true {
-            run(takeJob(waiting: true))
+        while let job = takeJob(waiting: true) {
+            job()
         }
     }
 
@@ -120,15 +142,11 @@ final class ValidationThreadPool: @unchecked Sendable {
         while let job = takeJob(waiting: false) { job() }
     }
 
-    private func run(_ job: (@Sendable () -> Void)?) {
-        job?()
-    }
-
     private func takeJob(waiting: Bool) -> (@Sendable () -> Void)? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while nextJob == jobs.count {
-            guard waiting else { return nil }
+            guard waiting, !isShutDown else { return nil }
             idle += 1
             pthread_cond_wait(condition, mutex)
             idle -= 1

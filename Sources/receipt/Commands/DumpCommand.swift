@@ -20,6 +20,10 @@ struct DumpCommand: ParsableCommand {
             (subject, validity) and every receipt attribute; attributes ReceiptKit has no name for \
             are listed raw (type, version, hex).
 
+            A compact JWS (a StoreKit 2 transaction or renewal info, an App Store Server \
+            Notification, an app transaction; detected by content) shows its header, a summary of \
+            its x5c certificates and its payload, equally unverified.
+
             Exit status: 0 the payload was parsed, 1 it is not a receipt, 2 usage error, 3 the file \
             could not be read or the output could not be written.
 
@@ -27,19 +31,31 @@ struct DumpCommand: ParsableCommand {
               receipt dump app.receipt
               receipt dump --json app.receipt | jq .receipt.in_app
               base64 -w0 app.receipt | receipt dump -
+              receipt dump transaction.jws
             """
     )
 
-    @Argument(help: ArgumentHelp("The receipt file (DER or base64), or - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The receipt file (DER or base64) or JWS file, or - for standard input.", valueName: "file"))
     var file: String
 
     @Flag(help: "Print JSON.")
     var json = false
 
     func run() throws {
-        let dump = ReceiptDump(ReceiptInput.single(file))
+        let input = ReceiptInput.single(file)
+        if let token = TokenDump.tokenBytes(of: input) {
+            let dump = TokenDump(token, label: input.label)
+            if json {
+                try StandardOutput.writeLine(JSONText.encode(TokenDumpJSON(dump), compact: false))
+            } else {
+                try StandardOutput.write(dump.humanText)
+            }
+            if dump.status != .valid { throw ExitStatus.invalid.exitCode }
+            return
+        }
+        let dump = ReceiptDump(input)
         if json {
-            try StandardOutput.writeLine(JSONText.encode(DumpJSON(dump), compact: false))
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.dump(dump) })
         } else {
             try StandardOutput.write(dump.humanText)
         }

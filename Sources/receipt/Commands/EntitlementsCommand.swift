@@ -26,6 +26,13 @@ struct EntitlementsCommand: ParsableCommand {
             A receipt can not tell auto-renew status, billing retry, grace periods, or renewals and \
             refunds after it was made: Apple's App Store Server API answers those.
 
+            JWS files (StoreKit 2 transactions, App Store Server Notifications with their \
+            nested transaction, an app transaction; detected by content) are read together: \
+            every one must verify, and their transactions go through the same rules as a \
+            receipt's purchases; `--at creation` is the newest token's signedDate. An \
+            auto-renewable product without --catalog joins its transaction's \
+            subscriptionGroupIdentifier.
+
             Exit status: 0 the receipt is valid, 1 it is invalid, 2 usage error (including a bad \
             catalog), 3 a file could not be read or the output could not be written.
 
@@ -33,6 +40,7 @@ struct EntitlementsCommand: ParsableCommand {
               receipt entitlements app.receipt
               receipt entitlements --at creation --catalog products.json --json app.receipt
               receipt entitlements --xcode --at 2023-10-20T00:00:00Z StoreKitTestReceipt.receipt
+              receipt entitlements --json transaction1.jws transaction2.jws
             """
     )
 
@@ -47,13 +55,22 @@ struct EntitlementsCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Argument(help: ArgumentHelp("More JWS files (transactions, notifications, an app transaction), read together with the first.", valueName: "jws"))
+    var moreTokens: [String] = []
+
     func run() throws {
         let catalog = try receiptOptions.loadCatalog()
         let outcome = try receiptOptions.verify()
+        if outcome.token != nil || !moreTokens.isEmpty {
+            var outcomes = [outcome]
+            for file in moreTokens { outcomes.append(try receiptOptions.verify(file)) }
+            try runTokens(outcomes, catalog: catalog)
+            return
+        }
         guard outcome.report.isValid, let receipt = outcome.report.receipt else {
             let error = outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read")
             if json {
-                try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(invalid: error), compact: false))
+                try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
             } else {
                 try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
             }
@@ -64,9 +81,56 @@ struct EntitlementsCommand: ParsableCommand {
         }
         let entitlements = receipt.entitlements(at: date, catalog: catalog)
         if json {
-            try StandardOutput.writeLine(JSONText.encode(EntitlementsJSON(entitlements), compact: false))
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlements(entitlements) })
         } else {
             try StandardOutput.write(EntitlementsText(label: outcome.label, entitlements: entitlements).text)
+        }
+    }
+}
+
+extension EntitlementsCommand {
+    /// Entitlements of verified JWS: the transactions (a notification's nested one too) and the app
+    /// transaction, at `--at` (`creation` is the newest token's signedDate). Every input must be a
+    /// valid token; the first that is not is printed as a receipt failure is.
+    func runTokens(_ outcomes: [VerificationOutcome], catalog: ProductCatalog) throws {
+        var transactions: [TransactionPayload] = []
+        var appTransaction: AppTransactionPayload?
+        var newestSignedDate = Date.distantPast
+        for outcome in outcomes {
+            guard let token = outcome.token else {
+                throw CommandFailure(status: .usage, message: "\(outcome.label) is not a JWS: several files are read only as JWS (a receipt is read alone)")
+            }
+            let verified: VerifiedJWS
+            switch token.result {
+            case .success(let value): verified = value
+            case .failure(let error):
+                if json {
+                    try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
+                } else {
+                    try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
+                }
+                throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
+            }
+            newestSignedDate = max(newestSignedDate, verified.signedDate)
+            switch verified.payload {
+            case .transaction(let transaction): transactions.append(transaction)
+            case .notification(let notification):
+                if let transaction = notification.data?.transaction { transactions.append(transaction) }
+            case .appTransaction(let app): appTransaction = app
+            case .renewalInfo: break  // Renewal intent does not change what is owned now.
+            }
+        }
+        let date: Date = switch moment.time {
+        case .now: Date()
+        case .creationDate: newestSignedDate
+        case .fixed(let fixed): fixed
+        }
+        let entitlements = Entitlements(transactions: transactions, appTransaction: appTransaction, at: date, catalog: catalog)
+        let label = outcomes.map(\.label).joined(separator: ", ")
+        if json {
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlements(entitlements) })
+        } else {
+            try StandardOutput.write(EntitlementsText(label: label, entitlements: entitlements).text)
         }
     }
 }

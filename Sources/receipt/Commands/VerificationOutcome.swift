@@ -36,9 +36,12 @@ struct VerificationOutcome: Sendable {
         + "pass --xcode to accept StoreKit-testing receipts."
     /// Apple's `verifyReceipt` response, for `--format apple`.
     var appleResponse: AppleVerifyReceiptResponse?
+    /// The outcome of a JWS input (``TokenDetection``); `report` is then unused.
+    var token: TokenOutcome?
 
     /// Valid, invalid or unreadable.
     var status: Status {
+        if let token { return token.error == nil ? .valid : .invalid }
         if report.isValid { return .valid }
         if let code = report.error?.code, Self.unreadableCodes.contains(code) { return .unreadable }
         return .invalid

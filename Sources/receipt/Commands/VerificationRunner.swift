@@ -30,7 +30,7 @@ struct VerificationRunner: Sendable {
     }
 
     /// Verifies `inputs` and formats each outcome with `format` (outcome, input index, buffer to
-    /// append to) on the worker threads, so that output scales with the cores as validation does;
+    /// append to) on the worker threads (``ValidationThreadPool/shared``), so that output scales with the cores as validation does;
     /// calls `emit` with the statuses and text of consecutive inputs in input order. Each task
     /// takes `chunkSize` consecutive inputs; twice as many tasks as cores are in flight, so a worker
     /// finds the next chunk queued while the caller's task emits.
@@ -55,15 +55,19 @@ struct VerificationRunner: Sendable {
                 let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
                 nextToStart += 1
                 group.addTask {
-                    var text = buffers.take()
-                    var statuses: [VerificationOutcome.Status] = []
-                    statuses.reserveCapacity(range.count)
-                    for index in range {
-                        let outcome = verify(inputs[index])
-                        statuses.append(outcome.status)
-                        format(outcome, index, &text)
+                    // On ReceiptKit's validation threads (the library's one pool), not on
+                    // Swift concurrency's cooperative threads.
+                    await ValidationThreadPool.shared.run {
+                        var text = buffers.take()
+                        var statuses: [VerificationOutcome.Status] = []
+                        statuses.reserveCapacity(range.count)
+                        for index in range {
+                            let outcome = verify(inputs[index])
+                            statuses.append(outcome.status)
+                            format(outcome, index, &text)
+                        }
+                        return (number, statuses, text)
                     }
-                    return (number, statuses, text)
                 }
             }
             for _ in 0..<width { startNext() }
@@ -93,11 +97,13 @@ struct VerificationRunner: Sendable {
             do {
                 let contents = try ReceiptLoader.fileContents(
                     atPath: path.bytes, displayPath: path.label, maximumSize: validator.configuration.maximumReceiptSize)
+                if TokenDetection.isCompactJWS(contents) { return verifyToken(contents, label: input.label) }
                 report = validator.report(for: contents)
             } catch {
                 report = ReceiptValidationReport(failure: error)
             }
         case .bytes(let bytes):
+            if TokenDetection.isCompactJWS(bytes) { return verifyToken(bytes, label: input.label) }
             report = validator.report(for: bytes)
         case .unreadable(let error):
             report = ReceiptValidationReport(failure: error)
@@ -110,6 +116,15 @@ struct VerificationRunner: Sendable {
             let embedded = collectsEmbeddedCertificates ? outcome.embeddedCertificates : embeddedCertificates(of: input)
             if embedded == [AppleRootCertificates.storeKitTest] { outcome.hint = VerificationOutcome.xcodeHint }
         }
+        return outcome
+    }
+
+    /// Verifies a compact JWS (a StoreKit 2 or App Store Server Notification token).
+    private func verifyToken(_ bytes: [UInt8], label: String) -> VerificationOutcome {
+        // The receipt report says what a command reading only receipts (`timeline`) should say.
+        let notAReceipt = ReceiptValidationError(.notPKCS7, "The input is a JWS, not a receipt (verify, dump and entitlements read JWS).")
+        var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: notAReceipt))
+        outcome.token = TokenOutcome(verifying: bytes, with: validator)
         return outcome
     }
 

@@ -21,6 +21,15 @@ struct VerifyCommand: AsyncParsableCommand {
             was given as; one that is not UTF-8, or holds a control character or a backslash, is \
             shown escaped (\\xHH for such bytes, \\\\ for a backslash).
 
+            A FILE (or standard input) holding a compact JWS — a StoreKit 2 transaction or \
+            renewal info, an App Store Server Notification V2, an app transaction; detected by \
+            content — is verified as Apple's JWS: ES256, its x5c chain to the anchors with Apple's \
+            marker OIDs at the token's signedDate, a notification's nested tokens too; --root, \
+            --at, --backend and --bundle-id apply. A directory may mix receipts and .jws files. \
+            With --json / --ndjson a token's object is {"file", "valid", "kind", "signed_date", \
+            "payload"} (the payload with Apple's own field names), or {"file", "valid", "code", \
+            "message"} when invalid. Revocation is not checked (no network).
+
             The certificate chain is checked at the receipt's creation date by default: Apple's \
             signing certificates expire while the receipts they signed stay valid, so `--at now` \
             rejects most real receipts with certificate_expired.
@@ -39,10 +48,11 @@ struct VerifyCommand: AsyncParsableCommand {
               base64 -w0 app.receipt | receipt verify -
               receipt verify --xcode StoreKitTestReceipt.receipt
               receipt verify --root MyRoot.pem --at 2025-01-31T12:00:00Z test.receipt
+              receipt verify --json --bundle-id com.example.app transaction.jws
             """
     )
 
-    @Argument(help: ArgumentHelp("Receipt files, directories, or - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Receipt or JWS files, directories, or - for standard input.", valueName: "file"))
     var files: [String]
 
     @OptionGroup var validation: ValidationOptions
@@ -50,7 +60,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("at"),
         help: ArgumentHelp(
-            "When the certificate chain must be valid: creation (the receipt's creation date), now, or an RFC 3339 date.",
+            "When the certificate chain must be valid: creation (the receipt's creation date, a JWS's signedDate), now, or an RFC 3339 date.",
             valueName: "creation|now|date"
         )
     )

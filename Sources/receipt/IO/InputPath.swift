@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReceiptCore
 
 /// A path as the file system holds it, bytes (on Linux any bytes but NUL, not necessarily
 /// UTF-8), and as the tool shows it, ``label``.
@@ -71,8 +72,7 @@ struct InputPath: Sendable, Hashable {
         var iterator = bytes.makeIterator()
         var position = 0
         func escape(_ byte: UInt8) {
-            let digits = Array("0123456789abcdef".utf8)
-            label += "\\x" + String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+            label += "\\x" + Hex.encode(CollectionOfOne(byte))
         }
         while true {
             switch parser.parseScalar(from: &iterator) {

@@ -9,7 +9,7 @@ import ReceiptKit
 /// The receipt `entitlements` and `timeline` read, the checks it must pass first (as `verify`
 /// runs them, with the chain checked at the receipt's creation date), and the app's catalogue.
 struct ValidatedReceiptOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The receipt file (DER or base64), or - for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The receipt file (DER or base64) or a JWS file, or - for standard input.", valueName: "file"))
     var file: String
 
     @OptionGroup var validation: ValidationOptions
@@ -23,11 +23,16 @@ struct ValidatedReceiptOptions: ParsableArguments {
     )
     var catalogPath: String?
 
-    /// Validates the receipt exactly as `verify` does with these options.
+    /// Validates the receipt (or JWS) exactly as `verify` does with these options.
     func verify() throws -> VerificationOutcome {
+        try verify(file)
+    }
+
+    /// Validates `argument` (a file or `-`) exactly as `verify` does with these options.
+    func verify(_ argument: String) throws -> VerificationOutcome {
         let validator = try validation.makeValidator(verificationTime: .creationDate)
         let runner = VerificationRunner(validator: validator, collectsEmbeddedCertificates: false)
-        return runner.verify(ReceiptInput.single(file))
+        return runner.verify(ReceiptInput.single(argument))
     }
 
     /// The `--catalog` file, or the empty catalogue: unreadable → exit 3, not a catalogue → exit 2.

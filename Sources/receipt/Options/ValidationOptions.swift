@@ -56,6 +56,8 @@ struct ValidationOptions: ParsableArguments {
         configuration.maximumReceiptSize = Self.maximumReceiptSize
         if !roots.isEmpty {
             configuration.trustAnchors = try roots.map { try VerifyCommand.loadCertificate($0, backend: backend) }
+            // --root replaces the anchors of JWS inputs too (default: Apple Root CA - G3).
+            configuration.jwsTrustAnchors = configuration.trustAnchors
         }
         configuration.acceptsStoreKitTestReceipts = xcode
         configuration.expectedBundleID = bundleID

@@ -37,11 +37,12 @@ struct VerificationTimeOption: ExpressibleByArgument, Sendable {
     }
 }
 
-/// RFC 3339 text for the tool's output and `--at`.
+/// RFC 3339 text for the tool's output and `--at`: formatted by the package's one RFC 3339
+/// formatter (``RFC3339``, which the JSON writer uses too), to the whole second.
 enum RFC3339Text {
-    /// `2025-01-31T12:00:00Z`.
+    /// `2025-01-31T12:00:00Z` (the second `date` falls in; no fraction).
     static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Parses `2025-01-31T12:00:00Z`, `2025-01-31T13:00:00+01:00`, with or without fractional seconds.

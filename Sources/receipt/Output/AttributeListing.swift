@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptKit
+import ReceiptCore
 
 /// Every attribute of a receipt as text: typed ones by attribute number and Apple's name, the rest
 /// raw (type, version, hex); in-app purchases likewise, one block each.
@@ -83,13 +84,6 @@ struct AttributeListing {
 
     /// Lowercase hex.
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return text
+        Hex.encode(bytes)
     }
 }

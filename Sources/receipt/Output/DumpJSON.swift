@@ -1,78 +1,63 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import ReceiptKit
 
-/// The JSON `dump --json` prints: `{"unverified": true, "file", "container": {…}, "receipt": {…}, "error"?}`.
-struct DumpJSON: Encodable {
-    /// One embedded certificate.
-    struct CertificateJSON: Encodable {
-        var subject: String
-        var issuer: String
-        var notBefore: String?
-        var notAfter: String?
-
-        enum CodingKeys: String, CodingKey {
-            case subject, issuer
-            case notBefore = "not_before"
-            case notAfter = "not_after"
+/// The JSON `dump --json` prints: `{"container": {…}, "error"?, "file", "receipt"?, "unverified": true}`,
+/// members in sorted order, absent ones left out; `receipt` as ``JSONByteWriter/receipt(_:)``
+/// writes it, `error` as ``JSONByteWriter/errorObject(code:message:)``.
+extension JSONByteWriter {
+    /// Writes the object of `dump`.
+    mutating func dump(_ dump: ReceiptDump) {
+        beginObject()
+        if let container = dump.container {
+            key("container")
+            beginObject()
+            key("certificates")
+            beginArray()
+            for certificate in container.certificates {
+                nextElement()
+                let summary = CertificateSummary(certificate)
+                beginObject()
+                key("issuer")
+                string(summary.issuer)
+                if let notAfter = summary.notAfter { key("not_after"); string(RFC3339Text.string(from: notAfter)) }
+                if let notBefore = summary.notBefore { key("not_before"); string(RFC3339Text.string(from: notBefore)) }
+                key("subject")
+                string(summary.subject)
+                endObject()
+            }
+            endArray()
+            key("content_constructed")
+            bool(container.isContentConstructed)
+            key("content_length")
+            integer(Int64(container.content.count))
+            key("digest_algorithm")
+            string(container.digestAlgorithm.description)
+            key("digest_algorithms")
+            beginArray()
+            for algorithm in container.digestAlgorithms {
+                nextElement()
+                string(algorithm.description)
+            }
+            endArray()
+            key("encoding")
+            string(container.encoding.rawValue)
+            key("has_signed_attributes")
+            bool(container.hasSignedAttributes)
+            key("signer_count")
+            integer(Int64(container.signerCount))
+            endObject()
         }
-    }
-
-    /// The container facts.
-    struct ContainerJSON: Encodable {
-        var encoding: String
-        var digestAlgorithm: String
-        var digestAlgorithms: [String]
-        var signerCount: Int
-        var hasSignedAttributes: Bool
-        var contentConstructed: Bool
-        var contentLength: Int
-        var certificates: [CertificateJSON]
-
-        enum CodingKeys: String, CodingKey {
-            case encoding
-            case digestAlgorithm = "digest_algorithm"
-            case digestAlgorithms = "digest_algorithms"
-            case signerCount = "signer_count"
-            case hasSignedAttributes = "has_signed_attributes"
-            case contentConstructed = "content_constructed"
-            case contentLength = "content_length"
-            case certificates
+        if let error = dump.error {
+            key("error")
+            errorObject(code: error.code.rawValue, message: error.message)
         }
-    }
-
-    var unverified = true
-    var file: String
-    var container: ContainerJSON?
-    var receipt: Receipt?
-    var error: ErrorJSON?
-
-    init(_ dump: ReceiptDump) {
-        file = dump.label
-        receipt = dump.receipt
-        error = dump.error.map { ErrorJSON(code: $0.code.rawValue, message: $0.message) }
-        container = dump.container.map { container in
-            ContainerJSON(
-                encoding: container.encoding.rawValue,
-                digestAlgorithm: container.digestAlgorithm.description,
-                digestAlgorithms: container.digestAlgorithms.map(\.description),
-                signerCount: container.signerCount,
-                hasSignedAttributes: container.hasSignedAttributes,
-                contentConstructed: container.isContentConstructed,
-                contentLength: container.content.count,
-                certificates: container.certificates.map { certificate in
-                    let summary = CertificateSummary(certificate)
-                    return CertificateJSON(
-                        subject: summary.subject,
-                        issuer: summary.issuer,
-                        notBefore: summary.notBefore.map(RFC3339Text.string(from:)),
-                        notAfter: summary.notAfter.map(RFC3339Text.string(from:))
-                    )
-                }
-            )
+        key("file")
+        string(dump.label)
+        if let receipt = dump.receipt {
+            key("receipt")
+            self.receipt(receipt)
         }
+        key("unverified")
+        bool(true)
+        endObject()
     }
 }

@@ -1,3 +1,5 @@
+import ReceiptKit
+
 /// Prints verification outcomes in one output format into byte buffers. Each format is one
 /// conforming type; ``OutputFormat/formatter(backendName:)`` picks it.
 ///
@@ -33,6 +35,11 @@ extension OutputFormat {
 struct NDJSONFormatter: VerificationFormatter {
     /// Appends the compact object and a newline.
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
+        if let token = outcome.token {
+            output.append(contentsOf: TokenVerificationJSON(outcome, token: token).text(pretty: false))
+            output.append(0x0A)
+            return
+        }
         JSONByteWriter.append(to: &output, pretty: false) { writer in
             writer.verification(outcome)
             writer.byte(0x0A)
@@ -45,6 +52,11 @@ struct JSONFormatter: VerificationFormatter {
     /// Appends the pretty object (opening the array before the first of several).
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         if count != 1 { output.append(contentsOf: Array((index == 0 ? "[\n" : ",\n").utf8)) }
+        if let token = outcome.token {
+            output.append(contentsOf: TokenVerificationJSON(outcome, token: token).text(pretty: true))
+            if count == 1 { output.append(0x0A) }
+            return
+        }
         JSONByteWriter.append(to: &output, pretty: true) { writer in
             writer.verification(outcome)
             if count == 1 { writer.byte(0x0A) }
@@ -74,6 +86,11 @@ struct HumanFormatter: VerificationFormatter {
     /// Appends the block (after a blank line unless it is the first).
     func write(_ outcome: VerificationOutcome, index: Int, of count: Int, into output: inout [UInt8]) {
         if index > 0 { output.append(0x0A) }
+        if let token = outcome.token {
+            TokenReport(label: outcome.label, token: token, backendName: backendName, message: outcome.displayedMessage(for:))
+                .write(summaries: summaries, into: &output)
+            return
+        }
         HumanReport(outcome: outcome, backendName: backendName).write(summaries: summaries, into: &output)
     }
 }

@@ -13,12 +13,7 @@ extension JSONByteWriter {
         beginObject()
         if let error = report.error {
             key("error")
-            beginObject()
-            key("code")
-            string(error.code.rawValue)
-            key("message")
-            string(outcome.displayedMessage(for: error))
-            endObject()
+            errorObject(code: error.code.rawValue, message: outcome.displayedMessage(for: error))
         }
         key("file")
         string(outcome.label)

@@ -4,8 +4,9 @@ import ReceiptKit
 import Testing
 @testable import receipt
 
-/// The tool's writer of Apple's `verifyReceipt` response against the model's own `JSONEncoder`
-/// encoding (`AppleVerifyReceiptResponse.jsonBytes`): the same bytes, compact and pretty, with the
+/// The one writer of Apple's `verifyReceipt` response (``JSONByteWriter``, behind
+/// `AppleVerifyReceiptResponse.jsonBytes`) against the model's `Codable` conformance encoded by
+/// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`: the same bytes, compact and pretty, with the
 /// default stage and the smallest, on every fixture, on every field absent and present, and on
 /// strings that need escaping.
 @Suite("Apple response writer = Codable encoding")
@@ -17,10 +18,21 @@ struct AppleResponseJSONTests {
         return writer.takeBytes()
     }
 
+    /// The `Codable` conformance's text of `response`, as `JSONEncoder` writes it.
+    static func encoded(_ response: AppleVerifyReceiptResponse, pretty: Bool) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(response))
+    }
+
     static func expectSameBytes(_ response: AppleVerifyReceiptResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         for pretty in [false, true] {
-            let reference = response.jsonBytes(prettyPrinted: pretty)
+            guard let reference = try? encoded(response, pretty: pretty) else {
+                Issue.record("JSONEncoder could not encode the response", sourceLocation: sourceLocation)
+                return
+            }
             let ours = written(response, pretty: pretty)
+            #expect(response.jsonBytes(prettyPrinted: pretty) == ours, "jsonBytes is the writer's text", sourceLocation: sourceLocation)
             // Compared as bytes (String equality would accept canonically equivalent text); a
             // mismatch shows the first differing offset rather than both texts.
             let mismatch = firstDifference(ours, reference)
@@ -131,6 +143,23 @@ struct AppleResponseJSONTests {
             response.receipt = receipt
             response.latestReceipt = text
             Self.expectSameBytes(response)
+        }
+    }
+
+    @Test("written into a caller's memory of any size, then the overflow: the same bytes")
+    func inPlace() throws {
+        let receipts = try VerificationJSONTests.fixtureReceipts()
+        let largest = try #require(receipts.max { $0.1.inAppPurchases.count < $1.1.inAppPurchases.count })
+        let response = Self.response(for: largest.1)
+        let expected = response.jsonBytes()
+        #expect(expected.count > 100_000)
+        for size in [0, 1, 47, 48, 1_000, expected.count - 1, expected.count, 2 * expected.count] {
+            let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+            defer { memory.deallocate() }
+            var overflow: [UInt8] = []
+            let written = JSONByteWriter.write(into: memory, overflow: &overflow, pretty: false) { $0.appleResponse(response) }
+            #expect(written <= size)
+            #expect(Array(memory.prefix(written)) + overflow == expected, "\(size) bytes of room")
         }
     }
 }

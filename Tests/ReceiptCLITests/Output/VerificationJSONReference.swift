@@ -8,6 +8,12 @@ struct VerificationJSONReference: Encodable {
     var file: String
     var valid: Bool
     var error: ErrorJSON?
+
+    /// The reference's error object: `{"code", "message"}`.
+    struct ErrorJSON: Encodable {
+        var code: String
+        var message: String
+    }
     var hashOK: Bool?
     var receipt: Receipt?
 

@@ -17,6 +17,21 @@ import ReceiptCore
         }
     }
 
+    /// A string read eight bytes at a time stops at whatever ends it, escapes it, is a control
+    /// character or is beyond ASCII, at any offset in or after a word.
+    @Test func aLongStringIsReadWhateverItsSpecialByteAndWhereItIs() throws {
+        let plain = String(repeating: "MIIT+/ab", count: 4)
+        for offset in 0...25 {
+            let prefix = String(plain.prefix(offset))
+            #expect(request(#"{"receipt-data":"\#(prefix)"}"#)?.receiptData == prefix)
+            #expect(request(#"{"receipt-data":"\#(prefix)\u0041\"x"}"#)?.receiptData == prefix + "A\"x")
+            #expect(request(#"{"receipt-data":"\#(prefix)é"}"#)?.receiptData == prefix + "é")
+            #expect(refusal(Array(#"{"receipt-data":"\#(prefix)"#.utf8) + [0x01] + Array(#""}"#.utf8))?.code == "not_json_object")
+            #expect(refusal(Array(#"{"receipt-data":"\#(prefix)"#.utf8) + [0xFF] + Array(#""}"#.utf8))?.code == "receipt_data_not_utf8")
+            #expect(refusal(Array(#"{"receipt-data":"\#(prefix)"#.utf8)) != nil, "an unterminated string")
+        }
+    }
+
     @Test func readsEveryMember() {
         let read = request(#"{"receipt-data":"TUlJ","password":"s3cret","exclude-old-transactions":true,"other":1}"#)
         #expect(read == AppleVerifyReceiptRequest(receiptData: "TUlJ", password: "s3cret", excludesOldTransactions: true))

@@ -45,7 +45,7 @@ extension VerifyReceiptService {
         do {
             body = try await request.body.collect(upTo: maximumBodySize)
         } catch is NIOTooManyBytesError {
-            return refusal(.init(status: 413, code: AppleVerifyReceiptEndpoint.FailureCode.bodyTooLarge,
+            return refusal(.init(status: 413, code: HTTPFailureCode.bodyTooLarge,
                                  message: "the request body is larger than \(maximumBodySize) bytes"))
         } catch {
             return refusal(.init(status: 400, code: "unreadable_body", message: "the request body could not be read: \(error)"))
@@ -77,28 +77,20 @@ extension VerifyReceiptService {
     }
 
     /// `/health`'s store part: nil while the store answers (or there is none), else the 503 answer.
-    func storeHealthProblem() async -> Response? {
+    func storeHealthProblem() async -> JSONAnswer? {
         guard let state, let problem = await state.storeProblem() else { return nil }
-        var answer = Self.response(
-            .serviceUnavailable, Self.json(["status": problem.code.rawValue, "message": "the state store does not answer: \(problem.message)"]))
-        answer.headers[.retryAfter] = "1"
+        var answer = JSONAnswer(
+            status: .serviceUnavailable,
+            body: ByteBuffer(bytes: Self.json(["status": problem.code.rawValue, "message": "the state store does not answer: \(problem.message)"])))
+        answer.asksToRetry = true
         return answer
     }
-}
 
-extension VerifyReceiptService {
-    /// A `verifyReceipt` answer with the stored state merged when the service keeps state
-    /// (``StateService/answer(_:excludesOldTransactions:)``), counted in the metrics.
-    func answer(_ response: AppleVerifyReceiptResponse, request body: [UInt8], started: ContinuousClock.Instant) async -> Response {
-        guard let state, !StatefulVerifyReceiptResponse.originalTransactionIDs(of: response).isEmpty else {
-            return answer(response, httpStatus: .ok, started: started)
-        }
-        let excludesOld = (try? AppleVerifyReceiptRequest(parsing: body))?.excludesOldTransactions ?? false
-        let bytes = await state.answer(response, excludesOldTransactions: excludesOld)
-        let elapsed = ContinuousClock.now - started
-        metrics.record(
-            httpCode: 200, status: response.status.rawValue,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        return Self.response(.ok, bytes)
+    /// A `verifyReceipt` answer with the stored state of the receipt's subscriptions merged
+    /// (``StateService/answer(_:excludesOldTransactions:)``).
+    func statefulAnswer(_ response: AppleVerifyReceiptResponse, request body: ByteBuffer) async -> JSONAnswer {
+        guard let state else { return JSONAnswer(response, echoedReceiptSize: body.readableBytes) }
+        let excludesOld = (try? AppleVerifyReceiptRequest(parsing: body.readableBytesView))?.excludesOldTransactions ?? false
+        return JSONAnswer(status: .ok, body: ByteBuffer(bytes: await state.answer(response, excludesOldTransactions: excludesOld)))
     }
 }

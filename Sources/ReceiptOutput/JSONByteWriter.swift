@@ -3,9 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import ReceiptCore
 
-/// Writes JSON text straight into a byte buffer, value by value, for the tool's fixed schemas.
+/// Writes JSON text straight into a byte buffer, value by value: the one JSON writer of ReceiptKit
+/// (the receipt model, Apple's `verifyReceipt` response, entitlements, error objects), used by
+/// the `receipt` tool and by `receipt-server`.
 ///
 /// The caller gives the members of each object in sorted order (the order `JSONEncoder` prints
 /// with `.sortedKeys`), so nothing is collected, boxed or sorted at run time. Strings are escaped
@@ -27,7 +29,7 @@ import ReceiptKit
 /// the library's warm validation": `JSONEncoder` takes 39.6 million instructions to encode the
 /// real 187-purchase receipt (`dump --json`), this writer 0.77 million (`verify --ndjson`,
 /// callgrind, static release build), where the library's warm validation of it takes 124 µs.
-struct JSONByteWriter: ~Copyable {
+public struct JSONByteWriter: ~Copyable {
     /// The text moved out of the own stage so far (see ``takeBytes()``); it follows the
     /// `windowCount` bytes in the window.
     private var text: [UInt8]
@@ -46,7 +48,7 @@ struct JSONByteWriter: ~Copyable {
     /// Whether the stage is still the window.
     private var isInWindow: Bool { stage == window }
     /// Whether to print one member or element a line, indented.
-    let isPretty: Bool
+    public let isPretty: Bool
     private var depth = 0
     /// Whether the container being written has no member or element yet.
     private var isEmpty = true
@@ -57,11 +59,11 @@ struct JSONByteWriter: ~Copyable {
 
     /// The smallest stage: room for the longest fixed piece (an escape, an integer, a date with
     /// its quotes, a compact key, Apple's Pacific date text with its quotes: 41 bytes).
-    static let minimumStageCapacity = 48
+    public static let minimumStageCapacity = 48
 
     /// A writer appending to `bytes`, staging up to `stageCapacity` bytes (at least
     /// ``minimumStageCapacity``) before moving them there.
-    init(appendingTo bytes: consuming [UInt8] = [], pretty: Bool, stageCapacity: Int = 8 * 1024) {
+    public init(appendingTo bytes: consuming [UInt8] = [], pretty: Bool, stageCapacity: Int = 8 * 1024) {
         self.init(window: nil, pretty: pretty, stageCapacity: stageCapacity)
         self.text = bytes
     }
@@ -92,7 +94,7 @@ struct JSONByteWriter: ~Copyable {
     /// least `minimumRoom` bytes of it and at least one, more when the array has more free) and,
     /// for the part that does not fit, appended after `body` returns. (Asking an empty array for
     /// no room at all would store into the runtime's shared empty-array storage.)
-    static func append(
+    public static func append(
         to output: inout [UInt8], pretty: Bool, minimumRoom: Int = 64 * 1024, _ body: (inout JSONByteWriter) -> Void
     ) {
         let room = max(1, minimumRoom, output.capacity - output.count)
@@ -109,10 +111,28 @@ struct JSONByteWriter: ~Copyable {
         output.append(contentsOf: rest)
     }
 
+    /// Writes what `body` writes into `free` (uninitialised memory the caller owns, such as a
+    /// `ByteBuffer`'s writable bytes), and what does not fit into `overflow`; returns how many
+    /// bytes of `free` now hold text (the text continues in `overflow`, empty when all fitted).
+    public static func write(
+        into free: UnsafeMutableRawBufferPointer, overflow: inout [UInt8], pretty: Bool, _ body: (inout JSONByteWriter) -> Void
+    ) -> Int {
+        let window = free.bindMemory(to: UInt8.self)
+        var writer = JSONByteWriter(window: window.isEmpty ? nil : window, pretty: pretty)
+        body(&writer)
+        guard writer.window != nil else {
+            overflow = writer.takeBytes()
+            return 0
+        }
+        let written = writer.isInWindow ? writer.staged : writer.windowCount
+        if !writer.isInWindow { overflow = writer.takeBytes() }
+        return written
+    }
+
     /// Everything written, the text given to ``init(appendingTo:pretty:stageCapacity:)`` first;
     /// the writer is left empty. (Only for a writer without a window: what is in a window is the
     /// caller's, ``append(to:pretty:minimumRoom:_:)`` hands out the rest.)
-    mutating func takeBytes() -> [UInt8] {
+    public mutating func takeBytes() -> [UInt8] {
         flush()
         var taken: [UInt8] = []
         swap(&taken, &text)
@@ -120,7 +140,7 @@ struct JSONByteWriter: ~Copyable {
     }
 
     /// How many bytes have been written (the initial text included).
-    var count: Int { windowCount + text.count + staged }
+    public var count: Int { windowCount + text.count + staged }
 
     // MARK: Staging
 
@@ -149,7 +169,7 @@ struct JSONByteWriter: ~Copyable {
 
     /// Appends one byte.
     @inline(__always)
-    mutating func byte(_ value: UInt8) {
+    public mutating func byte(_ value: UInt8) {
         room(1).pointee = value
         staged &+= 1
     }
@@ -177,23 +197,23 @@ struct JSONByteWriter: ~Copyable {
     // MARK: Containers
 
     /// Opens an object (`{`); give its members with ``key(_:)`` followed by a value.
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
     /// Closes the innermost object.
-    mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
 
     /// Opens an array (`[`); start each element with ``nextElement()``.
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
 
     /// Closes the innermost array.
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Starts the next element of an array (writes the separator and, when pretty, the line break).
-    mutating func nextElement() { separate() }
+    public mutating func nextElement() { separate() }
 
     /// Starts the member `name` of an object; a value must follow.
     @inline(__always)
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         // Compact: the separator, the quoted name and the colon with one room check.
         let size = name.utf8CodeUnitCount
         guard !isPretty, name.hasPointerRepresentation, size &+ 4 <= Self.minimumStageCapacity else {
@@ -230,7 +250,7 @@ struct JSONByteWriter: ~Copyable {
     }
 
     /// How many containers are open.
-    var nestingDepth: Int { depth }
+    public var nestingDepth: Int { depth }
 
     private mutating func open(_ bracket: UInt8) {
         byte(bracket)
@@ -268,15 +288,15 @@ struct JSONByteWriter: ~Copyable {
     // MARK: Values
 
     /// Writes `null`.
-    mutating func null() { raw("null") }
+    public mutating func null() { raw("null") }
 
     /// Writes `true` or `false`.
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
 
     /// Writes an integer in decimal.
-    mutating func integer(_ value: Int64) {
+    public mutating func integer(_ value: Int64) {
         // 20 digits for Int64.min's magnitude and a sign.
         let out = room(21)
         var length = 0
@@ -317,8 +337,8 @@ struct JSONByteWriter: ~Copyable {
         [UInt8(truncatingIfNeeded: 0x30 + pair / 10), UInt8(truncatingIfNeeded: 0x30 + pair % 10)]
     }
 
-    /// Writes bytes as a lowercase hexadecimal string.
-    mutating func hex(_ value: [UInt8]) {
+    /// Writes bytes as a lowercase hexadecimal string (the package's one hex digits).
+    public mutating func hex(_ value: [UInt8]) {
         byte(UInt8(ascii: "\""))
         value.withUnsafeBufferPointer { input in
             var next = 0
@@ -332,8 +352,8 @@ struct JSONByteWriter: ~Copyable {
                 var out = stage + staged
                 for index in next..<end {
                     let byte = input[index]
-                    out[0] = Self.hexDigit(byte >> 4)
-                    out[1] = Self.hexDigit(byte & 0x0F)
+                    out[0] = Hex.digit(byte >> 4)
+                    out[1] = Hex.digit(byte & 0x0F)
                     out += 2
                 }
                 staged &+= 2 * (end - next)
@@ -343,15 +363,11 @@ struct JSONByteWriter: ~Copyable {
         byte(UInt8(ascii: "\""))
     }
 
-    /// The lowercase hexadecimal digit of a nibble.
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
-    }
 
     /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``),
-    /// its text taken from ``DateTextCache`` when a date with the same bits was written lately.
-    mutating func date(_ value: Date) {
+    /// its text taken from the writer's date cache when a date with the same bits was written
+    /// lately.
+    public mutating func date(_ value: Date) {
         let out = room(RFC3339.maximumCompactLength + 2)
         guard let length = dates.write(value, to: out + 1) else {
             string(RFC3339.string(from: value))
@@ -377,7 +393,7 @@ struct JSONByteWriter: ~Copyable {
     }
 
     /// Writes a string, escaped.
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         // Native strings lend their UTF-8 storage; only a bridged one is copied to native first.
         if value.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
             var value = value
@@ -442,8 +458,8 @@ struct JSONByteWriter: ~Copyable {
             out[1] = UInt8(ascii: "u")
             out[2] = 0x30
             out[3] = 0x30
-            out[4] = Self.hexDigit(byte >> 4)
-            out[5] = Self.hexDigit(byte & 0x0F)
+            out[4] = Hex.digit(byte >> 4)
+            out[5] = Hex.digit(byte & 0x0F)
             staged &+= 6
         }
     }

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import ReceiptKit
+import ReceiptCore
 
 /// The compact RFC 3339 texts of the dates ``JSONByteWriter`` wrote lately.
 ///

@@ -1,12 +1,13 @@
-import ReceiptKit
+import ReceiptCore
 
 /// The receipt model written as its `Codable` conformance encodes it (Apple's names, dates as RFC 3339
 /// `Z` strings, bytes as lowercase hex, absent fields omitted, `in_app` and `other_attributes`
 /// always present), with the members in sorted order. `VerificationJSONTests` holds the two equal
-/// on every fixture.
+/// on every fixture: this is the one writer; the `Codable` form stays for decoding and for
+/// callers' own encoders.
 extension JSONByteWriter {
     /// Writes a receipt object.
-    mutating func receipt(_ receipt: Receipt) {
+    public mutating func receipt(_ receipt: Receipt) {
         beginObject()
         if let value = receipt.ageRating { key("age_rating"); string(value) }
         if let value = receipt.appItemID { key("app_item_id"); integer(value) }
@@ -38,7 +39,7 @@ extension JSONByteWriter {
     }
 
     /// Writes an in-app purchase object.
-    mutating func inAppPurchase(_ purchase: InAppPurchase) {
+    public mutating func inAppPurchase(_ purchase: InAppPurchase) {
         beginObject()
         if let value = purchase.cancellationDate { key("cancellation_date"); date(value) }
         if let value = purchase.expiresDate { key("expires_date"); date(value) }
@@ -63,7 +64,7 @@ extension JSONByteWriter {
     /// The renewals of a subscription carry the same undocumented attributes, and the parser lets
     /// such purchases share one list: a list equal to the one written last (`==` is one pointer
     /// comparison for a shared list) at the same depth gets a copy of that text.
-    mutating func attributes(_ attributes: [ReceiptAttribute]) {
+    public mutating func attributes(_ attributes: [ReceiptAttribute]) {
         if let last = lastAttributes, last.depth == nestingDepth, last.list == attributes {
             repeatValue(last.text)
             return
@@ -80,7 +81,7 @@ extension JSONByteWriter {
 
     /// Writes a raw attribute: `type`, `value_hex`, `version` (`type_hex` / `version_hex` when a
     /// number does not fit in an `Int`).
-    mutating func attribute(_ attribute: ReceiptAttribute) {
+    public mutating func attribute(_ attribute: ReceiptAttribute) {
         beginObject()
         if let type = attribute.type {
             key("type"); integer(Int64(type))

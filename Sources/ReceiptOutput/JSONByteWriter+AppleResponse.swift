@@ -1,4 +1,4 @@
-import ReceiptKit
+import ReceiptCore
 
 /// Apple's `verifyReceipt` response written as its `Codable` conformance encodes it with the tool's
 /// settings (sorted keys, slashes unescaped): the members in sorted order, each date as its
@@ -6,7 +6,7 @@ import ReceiptKit
 /// the two byte-identical on every fixture, compact and pretty.
 extension JSONByteWriter {
     /// Writes a response object.
-    mutating func appleResponse(_ response: AppleVerifyReceiptResponse) {
+    public mutating func appleResponse(_ response: AppleVerifyReceiptResponse) {
         beginObject()
         if let value = response.environment { key("environment"); string(value.rawValue) }
         if let value = response.latestReceipt { key("latest_receipt"); string(value) }
@@ -17,10 +17,7 @@ extension JSONByteWriter {
         if let value = response.receipt { key("receipt"); appleReceipt(value) }
         if let value = response.failure {
             key("receiptkit")
-            beginObject()
-            key("code"); string(value.code)
-            key("message"); string(value.message)
-            endObject()
+            errorObject(code: value.code, message: value.message)
         }
         key("status")
         integer(Int64(response.status.rawValue))
@@ -28,7 +25,7 @@ extension JSONByteWriter {
     }
 
     /// Writes the `receipt` object.
-    mutating func appleReceipt(_ receipt: AppleResponseReceipt) {
+    public mutating func appleReceipt(_ receipt: AppleResponseReceipt) {
         beginObject()
         if let value = receipt.adamID { key("adam_id"); integer(value) }
         if let value = receipt.appItemID { key("app_item_id"); integer(value) }
@@ -62,7 +59,7 @@ extension JSONByteWriter {
     }
 
     /// Writes a transaction object (of `in_app` or `latest_receipt_info`).
-    mutating func appleTransaction(_ transaction: AppleResponseTransaction) {
+    public mutating func appleTransaction(_ transaction: AppleResponseTransaction) {
         beginObject()
         if let value = transaction.cancellationDate {
             appleDate(value, "cancellation_date", "cancellation_date_ms", "cancellation_date_pst")
