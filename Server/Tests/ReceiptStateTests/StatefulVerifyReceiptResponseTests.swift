@@ -79,6 +79,11 @@ struct StatefulVerifyReceiptResponseTests {
         #expect(object["status"] as? Int == 0)
         #expect(object["latest_receipt"] as? String == "MIIB")
 
+        // The writer's bytes are the Codable form's, member for member.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(merged.jsonBytes() == Array(try encoder.encode(merged)))
+
         let latestOnly = StatefulVerifyReceiptResponse(
             merging: states([notification], at: Self.start + 31 * Self.day), into: try Self.receiptAnswer(), excludesOldTransactions: true)
         #expect(latestOnly.response.latestReceiptInfo?.map(\.transactionID) == ["2001"])

@@ -80,14 +80,13 @@ public struct StatefulVerifyReceiptResponse: Sendable, Encodable {
         try container.encode(pendingRenewalInfo, forKey: "pending_renewal_info")
     }
 
-    /// The answer as JSON, written as ``AppleVerifyReceiptResponse/jsonBytes(prettyPrinted:)``
-    /// writes it (members sorted, `/` unescaped).
+    /// The answer as JSON, written by ReceiptKit's ``JSONByteWriter`` as
+    /// ``AppleVerifyReceiptResponse/jsonBytes(prettyPrinted:)`` writes the receipt's answer
+    /// (members sorted, `/` unescaped); the same bytes as its `Codable` form.
     public func jsonBytes() -> [UInt8] {
-        guard pendingRenewalInfo != nil else { return response.jsonBytes() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return response.jsonBytes() }
-        return Array(data)
+        var writer = JSONByteWriter(pretty: false)
+        writer.statefulAppleResponse(self)
+        return writer.takeBytes()
     }
 }
 
