@@ -205,4 +205,23 @@ struct StateHTTPTests {
         #expect(back)
         try await server.stop()
     }
+
+    /// A database that is gone does not hold up shutdown: SIGTERM with PostgreSQL stopped (after
+    /// a request that needed it) ends the process within the store's bounds.
+    @Test func aGoneDatabaseDoesNotHoldUpShutdown() async throws {
+        let postgres = try ThrowawayPostgres.start()
+        defer { postgres.destroy() }
+        let server = try await StateServer(database: .postgres(url: postgres.url))
+        #expect(try await server.notify(try renewal(try SignedTokens())).status == 200)
+        try postgres.stop()
+        // A request in flight against the gone database while the signal arrives.
+        let pending = Task { try await server.notify(try renewal(try SignedTokens(), original: "4343")).status }
+        try await Task.sleep(for: .milliseconds(300))
+        postgres.destroy()
+        server.process.signal(SIGTERM)
+        let status = try await server.process.exitStatus(within: 15)
+        #expect(status == 0, "receipt-server exits 0 within 15 s of SIGTERM with its database gone: \(server.process.log)")
+        #expect((try? await pending.value) != 200, "the request in flight was not answered as stored")
+        try await server.stop()
+    }
 }
