@@ -10,7 +10,7 @@ let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathCompon
 
 let package = Package(
     name: "ReceiptServer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "receipt-server", targets: ["receipt-server"]),
     ],
@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Already in the graph through Hummingbird; no trait: the command line comes from ArgumentParser.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -59,6 +61,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
         .executableTarget(

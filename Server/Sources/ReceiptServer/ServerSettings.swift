@@ -1,3 +1,4 @@
+import Configuration
 import Logging
 import ReceiptKit
 import ReceiptState
@@ -38,10 +39,34 @@ public struct ServerFlags: Sendable {
 
     /// No flag given.
     public init() {}
+
+    /// The values given, by ``ServerSetting/name``, as text (several for a repeated flag).
+    var given: [String: [String]] {
+        var given: [String: [String]] = [:]
+        func add(_ name: String, _ value: (some CustomStringConvertible)?) {
+            if let value { given[name] = ["\(value)"] }
+        }
+        add("host", host)
+        add("port", port)
+        add("environment", environment)
+        add("xcode", xcode)
+        add("catalog", catalog)
+        add("max-body-size", maximumBodySize)
+        add("backend", backend)
+        add("max-connections", maximumConnections)
+        add("idle-timeout", idleTimeout)
+        add("request-timeout", requestTimeout)
+        add("log-level", logLevel)
+        add("database", database)
+        for (name, values) in [("bundle-id", bundleIDs), ("shared-secret", sharedSecrets), ("root", roots)] where !values.isEmpty {
+            given[name] = values
+        }
+        return given
+    }
 }
 
-/// Everything `receipt-server` runs with: each setting from its flag, else its `RECEIPT_SERVER_*`
-/// variable, else its default, and checked before the server starts.
+/// Everything `receipt-server` runs with: each setting of ``ServerSetting/all`` from its flag,
+/// else its `RECEIPT_SERVER_*` variable, else its default, and checked before the server starts.
 public struct ServerSettings: Sendable {
     /// The service's options.
     public var options: ServerOptions
@@ -50,114 +75,69 @@ public struct ServerSettings: Sendable {
     /// The `--environment` value the options came from (`production`, `sandbox` or `any`), for the log.
     public var environmentName: String
 
-    /// Settles every setting. A flag wins over its variable; a variable that is set must be valid
-    /// (``ServerEnvironment``, and the same checks as its flag) even when its flag wins, so that a
-    /// wrong deployment file is found the first time it is used.
+    /// Settles every setting, read once through a `ConfigReader` over the command line and then
+    /// the environment, so a flag wins over its variable. Each provider's value is checked on its
+    /// own first: a variable that is set must be valid even when its flag wins, so that a wrong
+    /// deployment file is found the first time it is used.
     /// - Throws: ``ServerOptionsError`` naming the flag or variable whose value is wrong: an
     ///   unknown environment, log level or backend, a port outside 0...65535, a size, connection
-    ///   count or timeout that is not positive, an empty `--bundle-id`, `--shared-secret` or
-    ///   `--root`, and every error of ``ServerEnvironment``.
+    ///   count or timeout that is not positive, an empty `--bundle-id`, `--shared-secret`,
+    ///   `--root` or `--catalog`, and every error of ``ServerEnvironment``.
     public init(flags: ServerFlags, environment: ServerEnvironment) throws(ServerOptionsError) {
-        // Each variable is read and checked before its flag is looked at, so that a wrong one is
-        // reported whether or not the flag wins.
-        var options = ServerOptions()
-        options.host = try Self.setting(flags.host, environment.text("HOST")) ?? options.host
-        options.port = try Self.setting(flags.port, environment.integer("PORT"), "port", Self.isPort) ?? options.port
-        options.acceptedBundleIDs = Set(try Self.list(flags.bundleIDs, "--bundle-id", environment.list("BUNDLE_ID")))
-        let environmentName = try Self.setting(flags.environment, environment.text("ENVIRONMENT"), "environment", Self.isEnvironment) ?? "any"
-        options.sharedSecrets = Set(try Self.list(flags.sharedSecrets, "--shared-secret", environment.list("SHARED_SECRET")))
-        options.acceptsXcodeReceipts = try Self.setting(flags.xcode, environment.flag("XCODE")) ?? options.acceptsXcodeReceipts
-        options.rootPaths = try Self.list(flags.roots, "--root", environment.list("ROOT"))
-        options.catalogPath = try Self.setting(flags.catalog, environment.text("CATALOG"))
-        options.maximumBodySize =
-            try Self.setting(flags.maximumBodySize, environment.integer("MAX_BODY_SIZE"), "max-body-size", Self.isPositive)
-            ?? options.maximumBodySize
-        options.backendName = try Self.setting(flags.backend, environment.text("BACKEND"), "backend", Self.isBackend)
-        options.maximumConnections =
-            try Self.setting(flags.maximumConnections, environment.integer("MAX_CONNECTIONS"), "max-connections", Self.isPositive)
-            ?? options.maximumConnections
-        options.idleTimeout =
-            try Self.setting(flags.idleTimeout, environment.integer("IDLE_TIMEOUT"), "idle-timeout", Self.isPositive) ?? options.idleTimeout
-        options.requestTimeout =
-            try Self.setting(flags.requestTimeout, environment.integer("REQUEST_TIMEOUT"), "request-timeout", Self.isPositive)
-            ?? options.requestTimeout
-        options.database = try Self.setting(flags.database, environment.text("DATABASE"), "database", Self.isDatabase) ?? options.database
-        let levelName = try Self.setting(flags.logLevel, environment.text("LOG_LEVEL"), "log-level", Self.isLogLevel) ?? "info"
+        let given = flags.given
+        var commandLineValues: [AbsoluteConfigKey: ConfigValue] = [:]
+        for setting in ServerSetting.all {
+            guard let values = given[setting.name] else { continue }
+            let content: ConfigContent = setting.isList ? .stringArray(values) : .string(values.last ?? "")
+            commandLineValues[AbsoluteConfigKey(setting.key)] = .init(content, isSecret: setting.name == "shared-secret")
+        }
+        let commandLine = InMemoryProvider(name: "command line", values: commandLineValues)
+        let variables = ConfigReader(provider: environment.provider)
+        let reader = ConfigReader(providers: [commandLine, environment.provider])
 
+        var values: [String: ServerSettingValue] = [:]
+        for setting in ServerSetting.all {
+            let isSecret = setting.name == "shared-secret"
+            // The variable is checked before the flag is looked at, whether or not the flag wins.
+            if let text = variables.string(forKey: setting.key, isSecret: isSecret) {
+                _ = try setting.value(variable: text)
+            }
+            if let values = given[setting.name] {
+                _ = try setting.value(flag: values)
+            }
+            // The value: the flag's, else the variable's, both already checked.
+            if setting.isList {
+                if let list = reader.stringArray(forKey: setting.key, isSecret: isSecret) { values[setting.name] = .list(list) }
+            } else if let text = reader.string(forKey: setting.key, isSecret: isSecret) {
+                values[setting.name] = given[setting.name] != nil ? try setting.value(flag: [text]) : try setting.value(variable: text)
+            }
+        }
+
+        var options = ServerOptions()
+        if case .text(let host) = values["host"] { options.host = host }
+        if case .number(let port) = values["port"] { options.port = port }
+        if case .list(let bundleIDs) = values["bundle-id"] { options.acceptedBundleIDs = Set(bundleIDs) }
+        if case .list(let secrets) = values["shared-secret"] { options.sharedSecrets = Set(secrets) }
+        if case .yesNo(let xcode) = values["xcode"] { options.acceptsXcodeReceipts = xcode }
+        if case .list(let roots) = values["root"] { options.rootPaths = roots }
+        if case .text(let catalog) = values["catalog"] { options.catalogPath = catalog }
+        if case .number(let size) = values["max-body-size"] { options.maximumBodySize = size }
+        if case .text(let backend) = values["backend"] { options.backendName = backend }
+        if case .number(let count) = values["max-connections"] { options.maximumConnections = count }
+        if case .number(let seconds) = values["idle-timeout"] { options.idleTimeout = seconds }
+        if case .number(let seconds) = values["request-timeout"] { options.requestTimeout = seconds }
+        if case .text(let database) = values["database"] { options.database = database }
+        var environmentName = "any"
+        if case .text(let name) = values["environment"] { environmentName = name }
         switch environmentName {
         case "production": options.environment = .production
         case "sandbox": options.environment = .sandbox
         default: options.environment = nil
         }
-        if let catalog = flags.catalog, catalog.isEmpty {
-            throw ServerOptionsError(description: "--catalog names no file (an empty path)")
-        }
+        var logLevel = Logger.Level.info
+        if case .text(let name) = values["log-level"], let level = Logger.Level(rawValue: name) { logLevel = level }
         self.options = options
-        self.logLevel = Logger.Level(rawValue: levelName) ?? .info
+        self.logLevel = logLevel
         self.environmentName = environmentName
-    }
-
-    /// The flag's value when given, else the variable's. Both are arguments, so the variable has
-    /// been read (and checked) either way, unlike with `flag ?? variable`.
-    private static func setting<Value>(_ flag: Value?, _ variable: Value?) -> Value? {
-        flag ?? variable
-    }
-
-    /// The flag's value when given, else the variable's, after `check` has passed both: the flag
-    /// as `--name`, the variable as `RECEIPT_SERVER_NAME`.
-    private static func setting<Value>(
-        _ flag: Value?, _ variable: Value?, _ name: String, _ check: (Value, String) throws(ServerOptionsError) -> Void
-    ) throws(ServerOptionsError) -> Value? {
-        if let variable {
-            try check(variable, ServerEnvironment.prefix + String(name.uppercased().map { $0 == "-" ? "_" : $0 }))
-        }
-        if let flag {
-            try check(flag, "--" + name)
-        }
-        return flag ?? variable
-    }
-
-    private static func isPort(_ port: Int, _ name: String) throws(ServerOptionsError) {
-        guard (0...65535).contains(port) else { throw ServerOptionsError(description: "\(name) must lie in 0...65535, not \(port)") }
-    }
-
-    private static func isPositive(_ number: Int, _ name: String) throws(ServerOptionsError) {
-        guard number > 0 else { throw ServerOptionsError(description: "\(name) must be positive, not \(number)") }
-    }
-
-    private static func isEnvironment(_ text: String, _ name: String) throws(ServerOptionsError) {
-        guard ["production", "sandbox", "any"].contains(text) else {
-            throw ServerOptionsError(description: "\(name) takes production, sandbox or any, not '\(text)'")
-        }
-    }
-
-    private static func isLogLevel(_ text: String, _ name: String) throws(ServerOptionsError) {
-        guard Logger.Level(rawValue: text) != nil else {
-            throw ServerOptionsError(description: "\(name): unknown log level '\(text)' (trace, debug, info, notice, warning, error or critical)")
-        }
-    }
-
-    private static func isDatabase(_ text: String, _ name: String) throws(ServerOptionsError) {
-        do {
-            _ = try StoreLocation(text)
-        } catch {
-            throw ServerOptionsError(description: "\(name): \(error.message)")
-        }
-    }
-
-    private static func isBackend(_ text: String, _ name: String) throws(ServerOptionsError) {
-        guard CryptoBackends.named(text) != nil else {
-            let offered = CryptoBackends.all.map(\.name).joined(separator: " or ")
-            throw ServerOptionsError(description: "\(name): unknown backend '\(text)'; this build offers \(offered)")
-        }
-    }
-
-    /// A repeatable flag's values when given (none of them empty), else the variable's list, else none.
-    private static func list(_ flag: [String], _ name: String, _ variable: [String]?) throws(ServerOptionsError) -> [String] {
-        guard !flag.isEmpty else { return variable ?? [] }
-        guard !flag.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw ServerOptionsError(description: "\(name) was given an empty value")
-        }
-        return flag
     }
 }

@@ -29,46 +29,46 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         version: ReceiptKitVersion.current
     )
 
-    @Option(help: "The address to listen on (env RECEIPT_SERVER_HOST; default 127.0.0.1).")
+    @Option(help: Self.help("host"))
     var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one (env RECEIPT_SERVER_PORT; default 8080).")
+    @Option(help: Self.help("port"))
     var port: Int?
 
-    @Option(name: .customLong("bundle-id"), help: "A bundle id to accept; repeat for several; none accepts any (env RECEIPT_SERVER_BUNDLE_ID, comma-separated).")
+    @Option(name: .customLong("bundle-id"), help: Self.help("bundle-id"))
     var bundleIDs: [String] = []
 
-    @Option(help: "production, sandbox or any: which receipts get status 0 rather than 21007/21008 (env RECEIPT_SERVER_ENVIRONMENT; default any).")
+    @Option(help: Self.help("environment"))
     var environment: String?
 
-    @Option(name: .customLong("shared-secret"), help: "An accepted password (shared secret); repeat for several; none checks none (env RECEIPT_SERVER_SHARED_SECRET, comma-separated).")
+    @Option(name: .customLong("shared-secret"), help: Self.help("shared-secret"))
     var sharedSecrets: [String] = []
 
-    @Flag(inversion: .prefixedNo, help: "Accept Xcode StoreKit-testing receipts (env RECEIPT_SERVER_XCODE=1; default off).")
+    @Flag(inversion: .prefixedNo, help: Self.help("xcode"))
     var xcode: Bool?
 
-    @Option(name: .customLong("root"), help: "A trust anchor certificate file (DER or PEM); repeat for several; default Apple's roots (env RECEIPT_SERVER_ROOT, comma-separated).")
+    @Option(name: .customLong("root"), help: Self.help("root"))
     var roots: [String] = []
 
-    @Option(help: "A product catalog JSON file: {\"groups\": {\"GROUP\": [\"product\", …]}} (env RECEIPT_SERVER_CATALOG).")
+    @Option(help: Self.help("catalog"))
     var catalog: String?
 
-    @Option(name: .customLong("max-body-size"), help: "The largest request body in bytes; larger gets 413 (env RECEIPT_SERVER_MAX_BODY_SIZE; default 1048576).")
+    @Option(name: .customLong("max-body-size"), help: Self.help("max-body-size"))
     var maximumBodySize: Int?
 
-    @Option(help: "The crypto backend: \(CryptoBackends.all.map(\.name).joined(separator: " or ")) (env RECEIPT_SERVER_BACKEND; default \(CryptoBackends.all.first?.name ?? "none")).")
+    @Option(help: Self.help("backend"))
     var backend: String?
 
-    @Option(name: .customLong("max-connections"), help: "The most connections open at once; beyond it the longest idle one is closed (env RECEIPT_SERVER_MAX_CONNECTIONS; default 1024).")
+    @Option(name: .customLong("max-connections"), help: Self.help("max-connections"))
     var maximumConnections: Int?
 
-    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed (env RECEIPT_SERVER_IDLE_TIMEOUT; default 30).")
+    @Option(name: .customLong("idle-timeout"), help: Self.help("idle-timeout"))
     var idleTimeout: Int?
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds from a request's first byte to its last before the connection is closed (env RECEIPT_SERVER_REQUEST_TIMEOUT; default 15).")
+    @Option(name: .customLong("request-timeout"), help: Self.help("request-timeout"))
     var requestTimeout: Int?
 
-    @Option(help: "Where notifications and transactions are kept: a file path or sqlite:PATH (SQLite), or postgres://user[:password]@host[:port]/database (env RECEIPT_SERVER_DATABASE; default receipt-state.sqlite).")
+    @Option(help: Self.help("database"))
     var database: String?
 
     @Flag(name: .customLong("rebuild-state"), help: "Derive every subscription's state again from the stored tokens (each verified again with the anchors), print one JSON object per line, and exit.")
@@ -77,8 +77,13 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("at"), help: "With --rebuild-state: the time the states are derived at, RFC 3339 (default now).")
     var rebuildAt: String?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env RECEIPT_SERVER_LOG_LEVEL; default info).")
+    @Option(name: .customLong("log-level"), help: Self.help("log-level"))
     var logLevel: String?
+
+    /// `--help`'s text for a setting, from ``ServerSetting/all``.
+    static func help(_ name: String) -> ArgumentHelp {
+        ArgumentHelp(ServerSetting.named(name)?.help ?? "")
+    }
 
     /// The flags as given, for ``ServerSettings``.
     var flags: ServerFlags {
