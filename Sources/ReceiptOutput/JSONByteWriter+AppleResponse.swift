@@ -7,12 +7,25 @@ import ReceiptCore
 extension JSONByteWriter {
     /// Writes a response object.
     public mutating func appleResponse(_ response: AppleVerifyReceiptResponse) {
+        appleResponse(response, pendingRenewalInfo: nil)
+    }
+
+    /// Writes a response object with a `pending_renewal_info` member (in its sorted place, between
+    /// `latest_receipt_info` and `receipt`) whose value `pendingRenewalInfo` writes; `nil` writes
+    /// the plain response.
+    public mutating func appleResponse(
+        _ response: AppleVerifyReceiptResponse, pendingRenewalInfo: ((inout JSONByteWriter) -> Void)?
+    ) {
         beginObject()
         if let value = response.environment { key("environment"); string(value.rawValue) }
         if let value = response.latestReceipt { key("latest_receipt"); string(value) }
         if let value = response.latestReceiptInfo {
             key("latest_receipt_info")
             appleTransactions(value)
+        }
+        if let pendingRenewalInfo {
+            key("pending_renewal_info")
+            pendingRenewalInfo(&self)
         }
         if let value = response.receipt { key("receipt"); appleReceipt(value) }
         if let value = response.failure {

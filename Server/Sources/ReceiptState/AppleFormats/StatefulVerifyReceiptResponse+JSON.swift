@@ -9,34 +9,14 @@ extension JSONByteWriter {
             appleResponse(stateful.response)
             return
         }
-        let response = stateful.response
-        beginObject()
-        if let value = response.environment { key("environment"); string(value.rawValue) }
-        if let value = response.latestReceipt { key("latest_receipt"); string(value) }
-        if let value = response.latestReceiptInfo {
-            key("latest_receipt_info")
-            beginArray()
-            for index in value.indices {
-                nextElement()
-                appleTransaction(value[index])
+        appleResponse(stateful.response) { writer in
+            writer.beginArray()
+            for entry in pending {
+                writer.nextElement()
+                writer.pendingRenewalInfo(entry)
             }
-            endArray()
+            writer.endArray()
         }
-        key("pending_renewal_info")
-        beginArray()
-        for entry in pending {
-            nextElement()
-            pendingRenewalInfo(entry)
-        }
-        endArray()
-        if let value = response.receipt { key("receipt"); appleReceipt(value) }
-        if let value = response.failure {
-            key("receiptkit")
-            errorObject(code: value.code, message: value.message)
-        }
-        key("status")
-        integer(Int64(response.status.rawValue))
-        endObject()
     }
 
     /// Writes one `pending_renewal_info` entry, members sorted, absent ones left out.
