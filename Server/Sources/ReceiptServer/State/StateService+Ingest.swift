@@ -42,9 +42,12 @@ extension StateService {
 
     /// `POST /transactions`: `{"signedTransactions": [JWS…], "signedRenewalInfos": [JWS…]}` from a
     /// StoreKit 2 client. Every token is verified and checked first; one that fails refuses the
-    /// whole request and nothing is stored. Returns the states of the original transaction ids
-    /// they concern, read after the commit.
-    public func receiveTransactions(_ body: [UInt8], receivedAt: Date = Date()) async throws(Refusal) -> [SubscriptionState] {
+    /// whole request and nothing is stored. Returns, read after the commit, the entitlements of
+    /// every stored transaction of the original transaction ids they concern (not only the ones
+    /// sent) at `at` (default: `receivedAt`), with the catalog, and those ids' states.
+    public func receiveTransactions(
+        _ body: [UInt8], receivedAt: Date = Date(), at: Date? = nil
+    ) async throws(Refusal) -> TransactionsAnswer {
         let object = try Self.object(body)
         let transactions = try Self.strings("signedTransactions", of: object)
         let renewals = try Self.strings("signedRenewalInfos", of: object)
@@ -88,13 +91,14 @@ extension StateService {
         for token in tokens where !ids.contains(token.originalTransactionID ?? "") {
             if let id = token.originalTransactionID { ids.append(id) }
         }
+        let date = at ?? receivedAt
         let states: [String: SubscriptionState]
         do {
-            states = try await reader.states(of: ids, at: receivedAt)
+            states = try await reader.states(of: ids, at: date)
         } catch {
             throw Refusal(status: 503, code: error.code.rawValue, message: "stored, but the state could not be read back: \(error.message)")
         }
-        return ids.compactMap { states[$0] }
+        return TransactionsAnswer(states: ids.compactMap { states[$0] }, at: date, catalog: catalog)
     }
 
     /// Stores tokens; a store failure is a 503.

@@ -14,13 +14,7 @@ extension StateService {
                 status: 400, code: "invalid_original_transaction_id",
                 message: "an original transaction id is 1 to 64 letters, digits, '.', '_' or '-'")
         }
-        var at = Date()
-        if let text {
-            guard let date = SubscriptionState.date(rfc3339: text) else {
-                throw Refusal(status: 400, code: "invalid_at", message: "at= takes an RFC 3339 date (2026-01-02T03:04:05Z), not '\(text)'")
-            }
-            at = date
-        }
+        let at = try Self.date(at: text) ?? Date()
         let state: SubscriptionState?
         do {
             state = try await reader.state(of: id, at: at)
@@ -31,6 +25,15 @@ extension StateService {
             throw Refusal(status: 404, code: "not_found", message: "nothing is stored for original transaction id \(id)")
         }
         return state
+    }
+
+    /// `?at=`'s date: nil when absent, a 400 `invalid_at` when it is not RFC 3339.
+    public static func date(at text: String?) throws(Refusal) -> Date? {
+        guard let text else { return nil }
+        guard let date = SubscriptionState.date(rfc3339: text) else {
+            throw Refusal(status: 400, code: "invalid_at", message: "at= takes an RFC 3339 date (2026-01-02T03:04:05Z), not '\(text)'")
+        }
+        return date
     }
 
     /// Whether `id` can be an original transaction id (Apple's are decimal; anything longer or

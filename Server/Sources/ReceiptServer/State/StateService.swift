@@ -17,6 +17,8 @@ public struct StateService: Sendable {
     public let acceptedBundleIDs: Set<String>
     /// The environment accepted (`Production` or `Sandbox`); nil accepts both.
     public let acceptedEnvironment: String?
+    /// The product catalog (`--catalog`) the entitlements of `POST /transactions` use.
+    public let catalog: ProductCatalog
     /// Verifies the tokens.
     let validator: ReceiptValidator
     /// Where verification runs.
@@ -33,6 +35,7 @@ public struct StateService: Sendable {
         self.validator = service.endpoint.validator
         self.pool = service.pool
         self.acceptedBundleIDs = service.options.acceptedBundleIDs
+        self.catalog = service.endpoint.configuration.catalog
         self.acceptedEnvironment = switch service.options.environment {
         case .production: "Production"
         case .sandbox: "Sandbox"

@@ -20,9 +20,10 @@ extension VerifyReceiptService {
             }
         }
         router.post("/transactions") { request, _ in
-            await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
-                let states = try await state.receiveTransactions(body)
-                return Array("{\"subscriptions\":[".utf8) + Array(states.map { $0.jsonBytes() }.joined(separator: Array(",".utf8))) + Array("]}".utf8)
+            let atText = request.uri.queryParameters.get("at")
+            return await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
+                let at = try StateService.date(at: atText)
+                return try await state.receiveTransactions(body, at: at).jsonBytes()
             }
         }
         router.get("/subscriptions/{id}") { request, context in

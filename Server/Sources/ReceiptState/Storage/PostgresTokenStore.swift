@@ -216,9 +216,23 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
+    /// Stops the pool: cancels the client's run task and waits for it to end, at most
+    /// ``TokenStoreLimits/operationTimeout`` (at least a second): a driver that does not end on
+    /// cancellation (its database gone mid-handshake) must not hold up shutdown. Past the bound
+    /// the task is left to end on its own, and a warning says so.
     public func close() async {
         running.cancel()
-        _ = await running.value
+        let running = self.running
+        let bound = max(limits.operationTimeout, 1)
+        switch await boundedWait(bound, { await running.value }) {
+        case .finished:
+            break
+        case .timedOut:
+            logger.warning("the PostgreSQL client did not stop within \(bound) s of its cancellation; closing without waiting for it",
+                           metadata: ["database": "\(displayLocation)"])
+        case .cancelled:
+            logger.warning("closing the PostgreSQL client was cancelled before it stopped", metadata: ["database": "\(displayLocation)"])
+        }
     }
 
     /// PostgreSQL's own words: the error code, and the server's message when it sent one.

@@ -12,13 +12,15 @@ import SQLiteNIO
 public final class SQLiteTokenStore: TokenStore {
     private let connection: SQLiteConnection
     private let limits: TokenStoreLimits
+    private let logger: Logger
     /// The file, as opened.
     public let path: String
 
-    private init(connection: SQLiteConnection, path: String, limits: TokenStoreLimits) {
+    private init(connection: SQLiteConnection, path: String, limits: TokenStoreLimits, logger: Logger) {
         self.connection = connection
         self.path = path
         self.limits = limits
+        self.logger = logger
     }
 
     /// Opens (creating when missing) the database file at `path` and brings its schema up to date.
@@ -29,7 +31,7 @@ public final class SQLiteTokenStore: TokenStore {
         } catch {
             throw TokenStoreError(.unavailable, "the SQLite database \(path) could not be opened: \(error)")
         }
-        let store = SQLiteTokenStore(connection: connection, path: path, limits: limits)
+        let store = SQLiteTokenStore(connection: connection, path: path, limits: limits, logger: logger)
         do {
             try await store.prepare()
         } catch {
@@ -177,8 +179,20 @@ public final class SQLiteTokenStore: TokenStore {
         }
     }
 
+    /// Closes the connection, waiting at most ``TokenStoreLimits/operationTimeout`` (at least a
+    /// second) for it: a close stuck behind a call that does not end must not hold up shutdown.
+    /// Past the bound the close is left to finish on its own, and a warning says so.
     public func close() async {
-        try? await connection.close()
+        let connection = self.connection
+        let bound = max(limits.operationTimeout, 1)
+        switch await boundedWait(bound, { try? await connection.close() }) {
+        case .finished:
+            break
+        case .timedOut:
+            logger.warning("the SQLite connection did not close within \(bound) s; going on without waiting for it", metadata: ["database": "\(path)"])
+        case .cancelled:
+            logger.warning("closing the SQLite connection was cancelled before it closed", metadata: ["database": "\(path)"])
+        }
     }
 
     /// A row of ``StoreSchema/selectColumns``.

@@ -92,6 +92,44 @@ struct StateHTTPTests {
         #expect(subscription["original_transaction_id"] as? String == "7010")
         #expect(subscription["active"] as? Bool == true)
         #expect(subscription["auto_renew_status"] as? Bool == false)
+        // The entitlements, in `receipt entitlements --json`'s shape: the monthly product active.
+        let entitlements = try #require(stored.object["entitlements"] as? [String: Any])
+        #expect(entitlements["valid"] as? Bool == true)
+        #expect(entitlements["at"] is String)
+        #expect(entitlements["groups"] is [Any])
+        let monthly = try #require(product("com.receiptkit.test.monthly", in: stored.object))
+        #expect(monthly["active"] as? Bool == true)
+        #expect(monthly["type"] as? String == "auto_renewable")
+        #expect(monthly["latest_transaction_id"] as? String == "7010")
+        #expect(monthly["refunded"] as? Bool == false)
+        #expect(monthly["expires_date"] is String)
+        // A later renewal info alone: the entitlements come from every stored transaction of 7010.
+        let later = try signer.sign(["originalTransactionId": "7010", "autoRenewStatus": 1, "signedDate": now, "environment": "Sandbox"])
+        let renewed = try await server.request("POST", "/transactions", body: Array(#"{"signedRenewalInfos":["\#(later)"]}"#.utf8))
+        #expect(renewed.status == 200)
+        #expect(product("com.receiptkit.test.monthly", in: renewed.object)?["active"] as? Bool == true)
+        #expect((renewed.object["subscriptions"] as? [[String: Any]])?.first?["auto_renew_status"] as? Bool == true)
+        // ?at= a time after the expiry: the same product, no longer active.
+        let afterExpiry = try await server.request(
+            "POST", "/transactions?at=2099-01-01T00:00:00Z", body: Array(#"{"signedRenewalInfos":["\#(later)"]}"#.utf8))
+        #expect(afterExpiry.status == 200)
+        #expect(((afterExpiry.object["entitlements"] as? [String: Any])?["at"] as? String)?.hasPrefix("2099-01-01T00:00:00") == true)
+        let expiredMonthly = try #require(product("com.receiptkit.test.monthly", in: afterExpiry.object))
+        #expect(expiredMonthly["active"] as? Bool == false)
+        #expect(expiredMonthly["expires_date"] is NSNull)
+        // A subscription that expired yesterday: listed, not active.
+        let lapsed = try signer.sign([
+            "transactionId": "7020", "originalTransactionId": "7020", "bundleId": "com.receiptkit.test", "productId": "com.receiptkit.test.yearly",
+            "purchaseDate": now - 2 * 86_400_000, "expiresDate": now - 86_400_000, "signedDate": now - 2 * 86_400_000,
+            "environment": "Sandbox", "type": "Auto-Renewable Subscription",
+        ])
+        let old = try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["\#(lapsed)"]}"#.utf8))
+        #expect(old.status == 200)
+        #expect(product("com.receiptkit.test.yearly", in: old.object)?["active"] as? Bool == false)
+        #expect(product("com.receiptkit.test.monthly", in: old.object) == nil, "only the ids the request concerns")
+        refused(
+            try await server.request("POST", "/transactions?at=soon", body: Array(#"{"signedTransactions":["\#(lapsed)"]}"#.utf8)),
+            400, "invalid_at")
         try await server.stop()
     }
 
@@ -224,4 +262,10 @@ struct StateHTTPTests {
         #expect((try? await pending.value) != 200, "the request in flight was not answered as stored")
         try await server.stop()
     }
+}
+
+/// The entitlements product `productID` of a `POST /transactions` answer.
+private func product(_ productID: String, in answer: [String: Any]) -> [String: Any]? {
+    let products = (answer["entitlements"] as? [String: Any])?["products"] as? [[String: Any]]
+    return products?.first { $0["product_id"] as? String == productID }
 }

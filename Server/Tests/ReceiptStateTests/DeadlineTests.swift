@@ -1,0 +1,94 @@
+import Foundation
+@testable import ReceiptState
+import Testing
+
+/// `withDeadline` bounds a store call even when the call ignores its cancellation (the time limit
+/// catches a wait that is not bounded: the test would hang until it).
+@Suite(.timeLimit(.minutes(1)))
+struct DeadlineTests {
+    @Test func anOperationThatIgnoresCancellationIsStillBounded() async throws {
+        let gate = Gate()
+        do {
+            let value = try await withDeadline(0.05, "waiting", describe: { "\($0)" }) { () async -> Int in
+                await gate.wait()
+                return 1
+            }
+            Issue.record("the deadline answered \(value), not a timeout")
+        } catch {
+            #expect(error.code == .timeout)
+            #expect(error.message.contains("did not answer within"), "\(error.message)")
+        }
+        // The operation is still waiting after the deadline answered: it was not awaited.
+        while gate.waiters == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(gate.waiters == 1)
+        gate.open()
+    }
+
+    @Test func aCancelledCallerIsAnsweredAtOnce() async throws {
+        let gate = Gate()
+        let call = Task { () async throws -> Int in
+            try await withDeadline(600, "waiting", describe: { "\($0)" }) { () async -> Int in
+                await gate.wait()
+                return 1
+            }
+        }
+        while gate.waiters == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        call.cancel()
+        let result = await call.result
+        #expect(throws: TokenStoreError.self) { try result.get() }
+        if case .failure(let error) = result { #expect((error as? TokenStoreError)?.code == .timeout) }
+        gate.open()
+    }
+
+    @Test func resultsAndFailuresPassThrough() async throws {
+        let value = try await withDeadline(5, "adding", describe: { "\($0)" }) { 40 + 2 }
+        #expect(value == 42)
+        do {
+            _ = try await withDeadline(5, "failing", describe: { _ in "the driver's words" }) { () async throws -> Int in
+                throw URLError(.cannotConnectToHost)
+            }
+            Issue.record("no error")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.message == "failing: the driver's words")
+        }
+        do {
+            _ = try await withDeadline(5, "refusing", describe: { "\($0)" }) { () async throws -> Int in
+                throw TokenStoreError(.incompatible, "a newer schema")
+            }
+            Issue.record("no error")
+        } catch {
+            #expect(error.code == .incompatible)
+        }
+    }
+}
+
+/// A wait that ignores cancellation until `open()`.
+private final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var isOpen = false
+
+    /// How many are waiting.
+    var waiters: Int { lock.withLock { waiting.count } }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock { () -> Bool in
+                if isOpen { return true }
+                waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let released = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            isOpen = true
+            defer { waiting = [] }
+            return waiting
+        }
+        for continuation in released { continuation.resume() }
+    }
+}
