@@ -1,3 +1,4 @@
+#include "AnchorTrustList.h"
 #include "JWSBaseline.h"
 
 #include <stdlib.h>
@@ -359,23 +360,8 @@ struct bl_jws_gnutls_verifier {
 };
 
 bl_jws_gnutls_verifier *bl_jws_gnutls_verifier_new(const uint8_t *anchor_der, size_t anchor_length) {
-    gnutls_x509_crt_t anchor;
-    if (gnutls_x509_crt_init(&anchor) < 0) return NULL;
-    gnutls_datum_t datum = {(unsigned char *)anchor_der, (unsigned)anchor_length};
-    if (gnutls_x509_crt_import(anchor, &datum, GNUTLS_X509_FMT_DER) < 0) {
-        gnutls_x509_crt_deinit(anchor);
-        return NULL;
-    }
     gnutls_x509_trust_list_t list;
-    if (gnutls_x509_trust_list_init(&list, 0) < 0) {
-        gnutls_x509_crt_deinit(anchor);
-        return NULL;
-    }
-    if (gnutls_x509_trust_list_add_cas(list, &anchor, 1, 0) != 1) {
-        gnutls_x509_crt_deinit(anchor);
-        gnutls_x509_trust_list_deinit(list, 1);
-        return NULL;
-    }
+    if (bl_gnutls_anchor_trust_list(anchor_der, anchor_length, &list) != 0) return NULL;
     bl_jws_gnutls_verifier *context = calloc(1, sizeof *context);
     if (context == NULL) {
         gnutls_x509_trust_list_deinit(list, 1);
