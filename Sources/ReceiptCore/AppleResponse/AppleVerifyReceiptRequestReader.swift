@@ -332,13 +332,8 @@ struct AppleVerifyReceiptRequestReader {
         guard bytes.count - index >= 4 else { throw Self.notJSON("a \\u escape is cut short") }
         var unit: UInt16 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw Self.notJSON("a \\u escape has a byte that is not hex at byte \(index)")
+            guard let digit = Hex.nibble(bytes[index]) else {
+                throw Self.notJSON("a \\u escape has a byte that is not hex at byte \(index)")
             }
             unit = unit << 4 | UInt16(digit)
             index += 1

@@ -223,14 +223,7 @@ package struct JSONReader {
         guard bytes.endIndex - position >= 4 else { throw failure("incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("invalid \\u escape")
-            }
+            guard let digit = Hex.nibble(bytes[position]) else { throw failure("invalid \\u escape") }
             value = value << 4 | UInt32(digit)
             position += 1
         }

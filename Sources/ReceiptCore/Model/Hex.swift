@@ -7,6 +7,17 @@ package enum Hex {
         nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
     }
 
+    /// The value of one hexadecimal digit in either case (`0`–`9`, `a`–`f`, `A`–`F`), or nil.
+    @inlinable @inline(__always)
+    package static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 0x30...0x39: character &- 0x30
+        case 0x41...0x46: character &- 0x41 &+ 10
+        case 0x61...0x66: character &- 0x61 &+ 10
+        default: nil
+        }
+    }
+
     /// `[0xAB, 0x01]` → `"ab01"`.
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var characters: [UInt8] = []
@@ -22,14 +33,6 @@ package enum Hex {
     package static func decode(_ text: String) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 2 == 0 else { return nil }
-        func nibble(_ character: UInt8) -> UInt8? {
-            switch character {
-            case 0x30...0x39: character - 0x30
-            case 0x41...0x46: character - 0x41 + 10
-            case 0x61...0x66: character - 0x61 + 10
-            default: nil
-            }
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(characters.count / 2)
         var index = 0

@@ -60,19 +60,10 @@ public struct DeviceIdentifier: Hashable, Sendable, CustomStringConvertible {
         result.reserveCapacity(utf8.count / 2)
         var index = 0
         while index + 1 < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            guard let high = Hex.nibble(utf8[index]), let low = Hex.nibble(utf8[index + 1]) else { return nil }
             result.append(high << 4 | low)
             index += 2
         }
         return result
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
