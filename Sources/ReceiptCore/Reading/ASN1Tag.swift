@@ -1,0 +1,94 @@
+/// A one-octet ASN.1 identifier: class (bits 8–7), constructed bit (6), tag number (5–1, below 31),
+/// named as swift-asn1's `ASN1Identifier` names them.
+///
+/// The reading layer's vocabulary: outside `Reading/` no code compares an identifier octet with a
+/// number; it names the tag (`element.tag == .sequence`). Multi-octet tags (number 31 and above)
+/// have no `ASN1Tag`: every production the package reads uses one-octet identifiers, and the
+/// readers refuse the others where DER is required.
+package struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
+    /// The identifier octet.
+    package let octet: UInt8
+
+    /// The tag whose identifier octet is `octet`.
+    @inline(__always)
+    package init(octet: UInt8) {
+        self.octet = octet
+    }
+
+    /// The class: 0 universal, 1 application, 2 context-specific, 3 private.
+    package var tagClass: UInt8 { octet >> 6 }
+
+    /// Whether the constructed bit is set.
+    package var isConstructed: Bool { octet & 0x20 != 0 }
+
+    /// The tag number (0–30).
+    package var number: UInt8 { octet & 0x1F }
+
+    /// The same class and number with the constructed bit cleared (BER strings may be constructed).
+    package var primitive: ASN1Tag { ASN1Tag(octet: octet & ~0x20) }
+
+    /// `[number]` context-specific, constructed (`0xA0 | number`) or primitive (`0x80 | number`).
+    @inline(__always)
+    package static func contextSpecific(_ number: UInt8, constructed: Bool) -> ASN1Tag {
+        ASN1Tag(octet: (constructed ? 0xA0 : 0x80) | (number & 0x1F))
+    }
+
+    /// BOOLEAN.
+    package static let boolean = ASN1Tag(octet: 0x01)
+    /// INTEGER.
+    package static let integer = ASN1Tag(octet: 0x02)
+    /// BIT STRING, primitive.
+    package static let bitString = ASN1Tag(octet: 0x03)
+    /// OCTET STRING, primitive.
+    package static let octetString = ASN1Tag(octet: 0x04)
+    /// NULL.
+    package static let null = ASN1Tag(octet: 0x05)
+    /// OBJECT IDENTIFIER.
+    package static let objectIdentifier = ASN1Tag(octet: 0x06)
+    /// UTF8String, primitive.
+    package static let utf8String = ASN1Tag(octet: 0x0C)
+    /// PrintableString, primitive.
+    package static let printableString = ASN1Tag(octet: 0x13)
+    /// TeletexString (T61String), primitive.
+    package static let teletexString = ASN1Tag(octet: 0x14)
+    /// IA5String, primitive.
+    package static let ia5String = ASN1Tag(octet: 0x16)
+    /// UTCTime.
+    package static let utcTime = ASN1Tag(octet: 0x17)
+    /// GeneralizedTime.
+    package static let generalizedTime = ASN1Tag(octet: 0x18)
+    /// VisibleString, primitive.
+    package static let visibleString = ASN1Tag(octet: 0x1A)
+    /// UniversalString, primitive.
+    package static let universalString = ASN1Tag(octet: 0x1C)
+    /// BMPString, primitive.
+    package static let bmpString = ASN1Tag(octet: 0x1E)
+    /// SEQUENCE / SEQUENCE OF (always constructed).
+    package static let sequence = ASN1Tag(octet: 0x30)
+    /// SET / SET OF (always constructed).
+    package static let set = ASN1Tag(octet: 0x31)
+
+    /// The one-byte strings a receipt attribute value or a name may hold as text.
+    package static let asciiStrings: Set<ASN1Tag> = [.utf8String, .ia5String, .printableString, .visibleString]
+
+    /// The name and octet, for error messages (`SEQUENCE (0x30)`).
+    package var description: String {
+        let names: [UInt8: String] = [
+            0x01: "BOOLEAN", 0x02: "INTEGER", 0x03: "BIT STRING", 0x04: "OCTET STRING", 0x05: "NULL",
+            0x06: "OBJECT IDENTIFIER", 0x0C: "UTF8String", 0x13: "PrintableString", 0x14: "TeletexString",
+            0x16: "IA5String", 0x17: "UTCTime", 0x18: "GeneralizedTime", 0x1A: "VisibleString",
+            0x1C: "UniversalString", 0x1E: "BMPString", 0x30: "SEQUENCE", 0x31: "SET",
+        ]
+        let hex = "0x" + String(octet, radix: 16, uppercase: true).leftPadded(to: 2)
+        if let name = names[octet] { return "\(name) (\(hex))" }
+        if tagClass == 2 { return "[\(number)]\(isConstructed ? " constructed" : "") (\(hex))" }
+        return "tag \(hex)"
+    }
+}
+
+extension String {
+    /// The string with leading zeros up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
