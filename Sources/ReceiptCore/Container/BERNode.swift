@@ -35,6 +35,12 @@ struct BERNode: Sendable {
 
     /// The number of content octets.
     var contentLength: Int { contentEnd - contentStart }
+
+    /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).
+    var identifier: ASN1Tag? {
+        guard tagNumber < 31 else { return nil }
+        return ASN1Tag(octet: tagClass << 6 | (isConstructed ? 0x20 : 0) | UInt8(tagNumber))
+    }
 }
 
 /// A structural problem found while reading BER, with the byte offset where it was found.

@@ -177,6 +177,8 @@ package struct DERCursor {
         package var end: Int
         /// The whole TLV.
         package var whole: Range<Int> { start..<end }
+        /// The identifier, named (compare with this, not with ``tag``'s number).
+        package var identifier: ASN1Tag { ASN1Tag(octet: tag) }
     }
 
     package let bytes: UnsafeBufferPointer<UInt8>
