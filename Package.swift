@@ -55,16 +55,25 @@ let package = Package(
                 .target(name: "CReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
             ]
         ),
-        // The one JSON writer (receipt model, Apple's verifyReceipt response, entitlements, error
-        // objects) of the `receipt` tool and of receipt-server; re-exported by ReceiptKit.
+        // The layers above the verifier, each its own target so that the compiler keeps ReceiptCore
+        // from reaching up; ReceiptKit re-exports both. Entitlements: one model per product and per
+        // subscription group, from a validated receipt or verified JWS transactions.
+        .target(
+            name: "ReceiptEntitlements",
+            dependencies: ["ReceiptCore"]
+        ),
+        // Apple's verifyReceipt formats (request, response model, dates, status, endpoint) and the
+        // one JSON writer (receipt model, Apple's response, entitlements, error objects) of the
+        // `receipt` tool and of receipt-server.
         .target(
             name: "ReceiptOutput",
-            dependencies: ["ReceiptCore"]
+            dependencies: ["ReceiptCore", "ReceiptEntitlements"]
         ),
         .target(
             name: "ReceiptKit",
             dependencies: [
                 "ReceiptCore",
+                "ReceiptEntitlements",
                 "ReceiptOutput",
                 .target(name: "ReceiptOpenSSL", condition: .when(traits: ["OpenSSL"])),
                 .target(name: "ReceiptGnuTLS", condition: .when(traits: ["GnuTLS"])),
@@ -80,6 +89,8 @@ let package = Package(
                 "ReceiptKit",
                 "ReceiptConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The tool's own process-exit choice (OpenSSLProcessExit), not the library's.
+                .target(name: "CReceiptOpenSSL", condition: .when(traits: ["OpenSSL"])),
             ],
             exclude: ["README.md"]  // the tool's manual
         ),
@@ -93,6 +104,14 @@ let package = Package(
             name: "ReceiptCoreTests",
             dependencies: ["ReceiptCore", "ReceiptConformance", "ReceiptTestSupport"],
             resources: []
+        ),
+        .testTarget(
+            name: "ReceiptEntitlementsTests",
+            dependencies: ["ReceiptCore", "ReceiptEntitlements", "ReceiptTestSupport"]
+        ),
+        .testTarget(
+            name: "ReceiptOutputTests",
+            dependencies: ["ReceiptCore", "ReceiptEntitlements", "ReceiptOutput"]
         ),
         .testTarget(
             name: "BackendConformanceTests",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of ReceiptKit (the catalog Sources/ReceiptKit/ReceiptKit.docc and
 # every public symbol a user of `import ReceiptKit` sees, including those ReceiptKit re-exports
-# from ReceiptCore, ReceiptOutput and the two backends) and fails on any warning.
+# from ReceiptCore, ReceiptEntitlements, ReceiptOutput and the two backends) and fails on any warning.
 # The archive is left in .build-docs/ReceiptKit.doccarchive.
 #   bash Scripts/docs.sh             build and check
 #   bash Scripts/docs.sh --preview   serve it at http://localhost:8080/documentation/receiptkit
@@ -24,7 +24,7 @@ rm -rf "$graphs" && mkdir -p "$graphs"
 swift-symbolgraph-extract -module-name ReceiptKit -target "$triple" \
     -I "$modules" -I Sources/CReceiptOpenSSL -I Sources/CReceiptGnuTLS \
     -minimum-access-level public -skip-synthesized-members \
-    -experimental-allowed-reexported-modules=ReceiptCore,ReceiptOutput,ReceiptOpenSSL,ReceiptGnuTLS \
+    -experimental-allowed-reexported-modules=ReceiptCore,ReceiptEntitlements,ReceiptOutput,ReceiptOpenSSL,ReceiptGnuTLS \
     -output-dir "$graphs"
 
 if [[ "${1:-}" == "--preview" ]]; then

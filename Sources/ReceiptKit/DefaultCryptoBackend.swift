@@ -1,4 +1,5 @@
 @_exported import ReceiptCore
+@_exported import ReceiptEntitlements
 @_exported import ReceiptOutput
 
 #if OpenSSL

@@ -1,4 +1,5 @@
 import ReceiptCore
+import ReceiptEntitlements
 
 extension AppleVerifyReceiptResponse {
     /// The response as Apple's JSON, written by ``JSONByteWriter``: members sorted by name (a

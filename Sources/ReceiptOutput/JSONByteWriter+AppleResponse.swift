@@ -1,4 +1,5 @@
 import ReceiptCore
+import ReceiptEntitlements
 
 /// Apple's `verifyReceipt` response written as its `Codable` conformance encodes it with the tool's
 /// settings (sorted keys, slashes unescaped): the members in sorted order, each date as its

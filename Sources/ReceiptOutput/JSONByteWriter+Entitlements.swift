@@ -1,4 +1,5 @@
 import ReceiptCore
+import ReceiptEntitlements
 
 /// `entitlements --json`'s object: `{"at", "groups": [...], "original_application_version",
 /// "products": [...], "valid": true}`, or `{"error": {"code", "message"}, "valid": false}` when the

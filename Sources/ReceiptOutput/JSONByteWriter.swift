@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import ReceiptCore
+import ReceiptEntitlements
 
 /// Writes JSON text straight into a byte buffer, value by value: the one JSON writer of ReceiptKit
 /// (the receipt model, Apple's `verifyReceipt` response, entitlements, error objects), used by

@@ -1,21 +1,21 @@
 /// Stores ASCII text at a pointer, left to right: the fixed-width numbers and separators of the
 /// RFC 3339 and Apple date texts, without building a string for each part. The caller provides
 /// the room (each user writes at most a known, fixed number of bytes).
-struct ASCIICursor {
+package struct ASCIICursor {
     /// Where the text starts.
-    let base: UnsafeMutablePointer<UInt8>
+    package let base: UnsafeMutablePointer<UInt8>
     /// How many bytes have been stored.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// A cursor at `base`.
-    init(_ base: UnsafeMutablePointer<UInt8>) {
+    package init(_ base: UnsafeMutablePointer<UInt8>) {
         self.base = base
     }
 
     /// Stores `value` (not negative) in decimal, zero-padded to `width` digits (its lowest
     /// `width` digits when it has more). Two digits at a time, from a table of the pairs 00–99.
     @inline(__always)
-    mutating func digits(_ value: Int, width: Int) {
+    package mutating func digits(_ value: Int, width: Int) {
         let pairs: StaticString = """
             00010203040506070809101112131415161718192021222324252627282930313233343536373839\
             40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -38,14 +38,14 @@ struct ASCIICursor {
 
     /// Stores one byte.
     @inline(__always)
-    mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         base[count] = value
         count += 1
     }
 
     /// Stores the bytes of `text`.
     @inline(__always)
-    mutating func text(_ text: StaticString) {
+    package mutating func text(_ text: StaticString) {
         text.withUTF8Buffer { units in
             for unit in units { byte(unit) }
         }
@@ -55,7 +55,7 @@ struct ASCIICursor {
 extension ASCIICursor {
     /// The ASCII text `write` stores at a pointer with room for `capacity` bytes, as one string;
     /// nil when `write` stores nothing (returns nil or 0).
-    static func string(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int?) -> String? {
+    package static func string(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int?) -> String? {
         let text = String(unsafeUninitializedCapacity: capacity) { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             return write(base) ?? 0

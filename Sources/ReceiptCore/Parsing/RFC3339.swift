@@ -259,7 +259,7 @@ public enum RFC3339 {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -268,7 +268,7 @@ public enum RFC3339 {
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -278,7 +278,7 @@ public enum RFC3339 {
     }
 
     /// The inverse of ``daysSinceEpoch(year:month:day:)``.
-    static func civilDate(daysSinceEpoch: Int) -> (Int, Int, Int) {
+    package static func civilDate(daysSinceEpoch: Int) -> (Int, Int, Int) {
         let z = daysSinceEpoch + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -59,10 +59,10 @@ struct BackendChoice: ExpressibleByArgument, Sendable {
 
     /// The tool owns its process and ends it when its work is done, so OpenSSL is told, before
     /// its first use, not to free its global state in an exit handler (about 0.3 ms at the end
-    /// of every run; ``OpenSSLBackend/skipCleanupAtExit()``). The library never does this.
+    /// of every run; `OpenSSLProcessExit.skipCleanup()`). The library never does this.
     private static func prepareProcess(for backend: any CryptoBackend) {
         #if OpenSSL
-        if backend is OpenSSLBackend { OpenSSLBackend.skipCleanupAtExit() }
+        if backend is OpenSSLBackend { OpenSSLProcessExit.skipCleanup() }
         #endif
     }
 }

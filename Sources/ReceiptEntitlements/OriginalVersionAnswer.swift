@@ -1,3 +1,4 @@
+import ReceiptCore
 /// Whether the app was first obtained before a given version: the answer for an app that moved
 /// from paid to free (or to subscriptions) and keeps what earlier buyers paid for.
 ///

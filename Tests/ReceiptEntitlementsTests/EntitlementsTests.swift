@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ReceiptCore
+import ReceiptCore
+@testable import ReceiptEntitlements
 
 /// Entitlement rules on small hand-made receipts: refunds, upgrades, non-renewing durations,
 /// consumables, purchases after the date, and the original-version comparison.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ReceiptCore
+import ReceiptCore
+@testable import ReceiptEntitlements
 
 @Suite struct ProductCatalogTests {
     private func json(_ text: String) throws -> ProductCatalog { try ProductCatalog(json: Data(text.utf8)) }

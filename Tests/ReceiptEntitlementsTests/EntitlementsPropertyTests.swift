@@ -1,7 +1,8 @@
 import Foundation
 import ReceiptTestSupport
 import Testing
-@testable import ReceiptCore
+import ReceiptCore
+@testable import ReceiptEntitlements
 
 /// Properties that hold for any receipt, catalogue and date: random receipts from a fixed seed.
 @Suite struct EntitlementsPropertyTests {

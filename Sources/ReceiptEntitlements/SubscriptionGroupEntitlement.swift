@@ -1,3 +1,4 @@
+import ReceiptCore
 /// What one subscription group grants at a date: at most one active product, and whether an
 /// introductory offer can still be given.
 public struct SubscriptionGroupEntitlement: Sendable, Hashable, Codable {

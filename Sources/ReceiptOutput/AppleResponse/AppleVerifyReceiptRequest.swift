@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 /// Apple's `verifyReceipt` request body: `{"receipt-data": "…", "password": "…",
 /// "exclude-old-transactions": true}`.
 public struct AppleVerifyReceiptRequest: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 /// A coding key made from any string: Apple's date triples (`name`, `name_ms`, `name_pst`) are
 /// written flat beside the other fields.
 struct AppleResponseKey: CodingKey {

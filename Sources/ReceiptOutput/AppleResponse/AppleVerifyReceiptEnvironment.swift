@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 /// The `environment` of a `verifyReceipt` response, and the environment a service answers for.
 public enum AppleVerifyReceiptEnvironment: String, Hashable, Sendable, Codable, CaseIterable {
     /// `Production`: App Store receipts (`receipt_type` `Production`, `ProductionVPP`, or none).

@@ -1,3 +1,4 @@
+import ReceiptCore
 /// What kind of product an entitlement is about, which decides what "active" means for it.
 public enum ProductKind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// An auto-renewable subscription: active while a period covers the date.

@@ -1,3 +1,4 @@
+import ReceiptCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

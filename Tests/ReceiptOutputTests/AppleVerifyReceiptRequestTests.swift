@@ -1,5 +1,6 @@
 import Testing
 import ReceiptCore
+import ReceiptOutput
 
 /// Reading Apple's request body, and the status of each validation failure code.
 @Suite struct AppleVerifyReceiptRequestTests {

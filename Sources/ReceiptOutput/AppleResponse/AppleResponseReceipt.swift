@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import ReceiptCore
+import ReceiptCore
+import ReceiptEntitlements
+@testable import ReceiptOutput
 
 /// Apple's three date texts, and the hand-written Pacific time rule against Foundation's tz database.
 @Suite struct AppleDateTests {

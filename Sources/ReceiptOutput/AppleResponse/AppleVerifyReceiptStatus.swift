@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 /// The `status` of a `verifyReceipt` response, with Apple's numbers.
 ///
 /// ReceiptKit answers with the codes that describe the receipt and the request, and with 21005

@@ -1,3 +1,5 @@
+import ReceiptCore
+import ReceiptEntitlements
 /// Reads Apple's `verifyReceipt` request body byte by byte, strictly (RFC 8259): one JSON object,
 /// UTF-8, nesting at most ``maximumDepth`` deep, nothing after it but white space.
 ///
