@@ -34,6 +34,25 @@ struct SignedDataLayout {
         self = layout
     }
 
+    /// The layout of `bytes`, taken from their ``SignedDataEnvelope`` (read or rebuilt by the caller)
+    /// without reading them again: id-data content present, one signer, its signed attributes
+    /// re-tagged as a `SET` and its signature.
+    ///
+    /// Only for bytes whose signed attributes the validator found DER (``CheckedSignedData``, the
+    /// ``CanonicalSignedData`` it rebuilt): libtasn1's re-encoding of DER attributes is the same
+    /// bytes (``SignedAttributeEncoding``), so GnuTLS's export would give this same layout.
+    init(_ bytes: [UInt8], envelope: SignedDataEnvelope) {
+        var attributes: [UInt8]?
+        if let range = envelope.signedAttributes, !range.isEmpty {
+            var set = Array(bytes[range])
+            set[0] = ASN1Tag.set.octet
+            attributes = set
+        }
+        self.init(
+            contentTypeTLV: KnownObjectIdentifier.data.tlv, hasContent: true,
+            signers: [Signer(signedAttributes: attributes, signature: Array(bytes[envelope.signature]))])
+    }
+
     private init(contentTypeTLV: [UInt8], hasContent: Bool, signers: [Signer]) {
         self.contentTypeTLV = contentTypeTLV
         self.hasContent = hasContent

@@ -29,7 +29,7 @@ import Darwin
 ///
 /// The validator reads it once per validation and hands it to the fast path, the inspection
 /// before verification, the cache fill and the built-in backends (``SignedDataEnvelopeVerifying``).
-package struct SignedDataEnvelope: Sendable {
+package struct SignedDataEnvelope: Hashable, Sendable {
     /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
     package var head: Range<Int>
     /// The encapsulated content octets (the receipt payload).

@@ -189,7 +189,7 @@ public struct ReceiptValidator: Sendable {
                 do throws(ReceiptValidationError) {
                     if let reader = backend as? any SignedDataEnvelopeVerifying {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: SignedDataEnvelope(canonical.der), checked: canonical.checked,
+                            canonical.der, envelope: canonical.envelope, checked: canonical.checked,
                             trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)
