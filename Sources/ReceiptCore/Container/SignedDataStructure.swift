@@ -84,6 +84,8 @@ package struct SignedDataStructure: Sendable {
     struct Parsed {
         var reader: BERReader
         var contentType: String
+        /// The ContentInfo (``SignedDataEnvelope/init(structure:)`` reads the skeleton from it).
+        var root: BERNode?
         var version: BERNode?
         var eContent: BERNode?
         var signerVersion: BERNode?
@@ -125,6 +127,7 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("the outer element is not a ContentInfo SEQUENCE { OBJECT IDENTIFIER, [0] content }", root.offset)
         }
         var parsed = Parsed(reader: reader, contentType: type)
+        parsed.root = root
         guard root.children.count == 2 else { return parsed }
         let explicit = root.children[1]
         guard explicit.isContext(0), explicit.isConstructed, explicit.children.count == 1 else {

@@ -79,20 +79,32 @@ public struct ReceiptValidator: Sendable {
     // MARK: Pipeline
 
     func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
-        // The canonical envelope is read once and handed to every step that locates parts of it.
-        let envelope = SignedDataEnvelope(der)
-        if let report = fastPathReport(der, envelope: envelope) { return report }
+        // The canonical envelope is read once and handed to every step that locates parts of it:
+        // read from the bytes first when the cache's fast path may use it, otherwise taken from
+        // the structure checks' reading (``SignedDataEnvelope/init(structure:)``), so that the full
+        // path reads the input once.
+        let readsEnvelopeFirst = chainCache != nil && backend is any SignaturePrimitives
+        let envelope = readsEnvelopeFirst ? SignedDataEnvelope(der) : nil
+        if readsEnvelopeFirst, let report = fastPathReport(der, envelope: envelope) { return report }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(der, envelope: envelope, into: &report)
+            try evaluate(der, envelope: readsEnvelopeFirst ? .read(envelope) : .fromStructure, into: &report)
         } catch {
             report.error = error
         }
         return report
     }
 
+    /// Where the full path takes the input's ``SignedDataEnvelope`` from.
+    private enum EnvelopeSource {
+        /// Read from the bytes already (`nil`: not in the canonical shape).
+        case read(SignedDataEnvelope?)
+        /// From the structure checks' reading, once they accepted the bytes.
+        case fromStructure
+    }
+
     private func evaluate(
-        _ der: [UInt8], envelope: SignedDataEnvelope?, into report: inout ReceiptValidationReport
+        _ der: [UInt8], envelope source: EnvelopeSource, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
         // The bounds and the structure rules, before any library sees a byte
@@ -104,8 +116,18 @@ public struct ReceiptValidator: Sendable {
         } catch {
             // Refused: the report still tells the time it would have been verified at, read as
             // the inspection of an unchecked container reads it (``PKCS7Container``).
+            let envelope: SignedDataEnvelope?
+            switch source {
+            case .read(let read): envelope = read
+            case .fromStructure: envelope = SignedDataEnvelope(der)
+            }
             report.verificationTime = verificationTime(now: now, creationDate: inspect(der, envelope: envelope).creationDate)
             throw error
+        }
+        let envelope: SignedDataEnvelope?
+        switch source {
+        case .read(let read): envelope = read
+        case .fromStructure: envelope = SignedDataEnvelope(structure: structure)
         }
         // Inspection only: which anchor set to try and which time to verify at, from that
         // reading. Nothing read here is trusted; the creation date is re-read from the verified
