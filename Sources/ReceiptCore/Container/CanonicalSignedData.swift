@@ -77,19 +77,19 @@ extension SignedDataStructure {
         let signatureAlgorithmStart = signer.count
         try DEREncoding.append(signatureAlgorithm, of: reader, to: &signer)
         let signatureAlgorithmEnd = signer.count
-        DEREncoding.appendHeader(0x04, signature.contentLength, to: &signer)
+        DEREncoding.appendHeader(ASN1Tag.octetString.octet, signature.contentLength, to: &signer)
         let signatureStart = signer.count
         signer += bytes[signature.contentStart..<signature.contentEnd]
         var signerInfos: [UInt8] = []
-        DEREncoding.appendHeader(0x31, DEREncoding.headerLength(signer.count) + signer.count, to: &signerInfos)
-        DEREncoding.appendHeader(0x30, signer.count, to: &signerInfos)
+        DEREncoding.appendHeader(ASN1Tag.set.octet, DEREncoding.headerLength(signer.count) + signer.count, to: &signerInfos)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signer.count, to: &signerInfos)
         signerInfos += signer
 
         var head: [UInt8] = []
         DEREncoding.append(version: version, of: reader, to: &head)
         var algorithm: [UInt8] = []
         try DEREncoding.append(digest, of: reader, to: &algorithm)
-        DEREncoding.appendHeader(0x31, algorithm.count, to: &head)
+        DEREncoding.appendHeader(ASN1Tag.set.octet, algorithm.count, to: &head)
         head += algorithm
 
         // The content, concatenated when constructed (bounded by the reader's depth).
@@ -118,16 +118,16 @@ extension SignedDataStructure {
 
         var der: [UInt8] = []
         der.reserveCapacity(DEREncoding.headerLength(contentInfo) + contentInfo)
-        DEREncoding.appendHeader(0x30, contentInfo, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, contentInfo, to: &der)
         der += signedDataOID
-        DEREncoding.appendHeader(0xA0, explicit, to: &der)
-        DEREncoding.appendHeader(0x30, signedData, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicit, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signedData, to: &der)
         let headRange = der.count..<(der.count + head.count)
         der += head
-        DEREncoding.appendHeader(0x30, encapsulated, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, encapsulated, to: &der)
         der += dataOID
-        DEREncoding.appendHeader(0xA0, octetString, to: &der)
-        DEREncoding.appendHeader(0x04, contentLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.octetString.octet, contentLength, to: &der)
         let contentStart = der.count
         if let constructedContent {
             der += constructedContent
@@ -139,7 +139,7 @@ extension SignedDataStructure {
         var signerPlaced: Range<Int>?
         var certificatesContent = der.count..<der.count
         if !certificates.isEmpty {
-            DEREncoding.appendHeader(0xA0, certificateLength, to: &der)
+            DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, certificateLength, to: &der)
             certificatesContent = der.count..<(der.count + certificateLength)
             for certificate in certificates {
                 let range = der.count..<(der.count + certificate.count)

@@ -64,15 +64,15 @@ package struct DetachedSignedData: Sendable {
 
         var der: [UInt8] = []
         der.reserveCapacity(DEREncoding.headerLength(contentInfoLength) + contentInfoLength)
-        DEREncoding.appendHeader(0x30, contentInfoLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, contentInfoLength, to: &der)
         der += SignedDataEnvelope.signedDataOID
-        DEREncoding.appendHeader(0xA0, explicitLength, to: &der)
-        DEREncoding.appendHeader(0x30, signedDataLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicitLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signedDataLength, to: &der)
         der += bytes[envelope.head]
-        DEREncoding.appendHeader(0x30, SignedDataEnvelope.dataOID.count, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, SignedDataEnvelope.dataOID.count, to: &der)
         der += SignedDataEnvelope.dataOID
         if !kept.isEmpty {
-            DEREncoding.appendHeader(0xA0, keptLength, to: &der)
+            DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, keptLength, to: &der)
             for range in kept { der += bytes[range] }
         }
         der += bytes[signerInfos]
