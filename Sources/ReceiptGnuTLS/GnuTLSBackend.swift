@@ -90,7 +90,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
         //    then read in place from `bytes`: GnuTLS keeps no copy of it).
-        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope)
+        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope, certificates: checked?.certificates)
         let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {

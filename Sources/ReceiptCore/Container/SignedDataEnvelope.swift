@@ -27,8 +27,11 @@ import Darwin
 /// Anything else is `nil`: the caller then takes the full verification path. Nothing here is
 /// trusted; it only locates the parts the fast path compares and verifies.
 ///
-/// The validator reads it once per validation and hands it to the fast path, the inspection
-/// before verification, the cache fill and the built-in backends (``SignedDataEnvelopeVerifying``).
+/// The validator has it once per validation: read from the bytes when the verified-chain cache's
+/// fast path may use it, otherwise taken from the structure checks' reading
+/// (``init(structure:)``); it hands it to the fast path, the inspection before verification and the
+/// cache fill. The built-in backends (``SignedDataEnvelopeVerifying``) get the envelope of the
+/// canonical rebuild, known from the rebuild (``CanonicalSignedData/envelope``).
 package struct SignedDataEnvelope: Hashable, Sendable {
     /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
     package var head: Range<Int>
