@@ -3,7 +3,8 @@
 #
 # 1. Hand-written TLV readers: the types that decode an ASN.1 length octet themselves. A line
 #    decodes one when it tests a length octet for the short/long form or a long-form count:
-#      (length|lengthOctet|first)… < 0x80      (short form?)
+#      (length|lengthOctet)… < 0x80, if first < 0x80   (short form? — `first < 0x80` alone is
+#                                               also an INTEGER's sign test, which is not counted)
 #      (length|first)… == 0x81 / 0x82           (long form of one / two octets?)
 #      (lengthOctet|first) & 0x7F               (long-form octet count)
 #    Each match is attributed to the nearest top-level `struct`/`enum`/`class`/`extension` above it;
@@ -17,7 +18,7 @@
 #                                                  (`bytes[0] == 0x30`, `value[0] == 0x03`)
 #      .first != 0x30                              (a DER SEQUENCE sniffed by its first octet)
 #      isUniversal(n), isContext(n), tagNumber/tagClass compared with a number
-#      `case 0x…` inside a `switch` whose subject names a tag
+#      `case 0x…` or `case (0x…, …)` inside a `switch` whose subject names a tag
 #      an eight-octet packed header compared with a literal (`head & … == 0x0102_…_0030`)
 #    Text scanners (JSON, Base64, hex, RFC 3339) compare characters, not identifiers, and match
 #    none of these because their subjects are not named tag/identifier and their literals are ASCII.
@@ -37,7 +38,7 @@ readers=$(for file in "${files[@]}"; do
             match($0, /(struct|enum|class|extension) [A-Za-z0-9_.]+/)
             split(substr($0, RSTART, RLENGTH), parts, " "); type = parts[2]
         }
-        /(length|Length|lengthOctet|first)[A-Za-z]* *< *0x80/ || /(length|first) *== *0x8[12]([^0-9A-Fa-f_]|$)/ ||
+        /(length|Length|lengthOctet)[A-Za-z]* *< *0x80/ || /if first *< *0x80/ || /(length|first) *== *0x8[12]([^0-9A-Fa-f_]|$)/ ||
         /(lengthOctet|first) *& *0x7F/ {
             if ($0 !~ /^[[:space:]]*\/\//) print file ": " type
         }' "$file"
@@ -63,7 +64,7 @@ raw=$(for file in "${files[@]}"; do
             if ($0 ~ /isUniversal\(|isContext\(/) hit = 1
             if ($0 ~ /tag(Number|Class) *([!=<>]=?|>=|<=) *(0x)?[0-9]/) hit = 1
             if ($0 ~ /== 0x[0-9A-Fa-f_]*_00(30|31)([^0-9A-Fa-f_]|$)/) hit = 1
-            if ($0 ~ /^[[:space:]]*case 0x/ && $0 !~ /\.\.\./ && subject ~ /[Tt]ag|identifier/) hit = 1
+            if ($0 ~ /^[[:space:]]*case \(?0x/ && $0 !~ /\.\.\./ && subject ~ /[Tt]ag|identifier/) hit = 1
             if (hit) count++
         }
         END { if (count) printf "%5d  %s\n", count, FILENAME }' "$file"

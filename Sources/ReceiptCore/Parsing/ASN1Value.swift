@@ -15,33 +15,33 @@ enum ASN1Value: Hashable, Sendable {
         var reason: String
     }
 
-    /// Decodes exactly one primitive TLV spanning all of `bytes`.
+    /// Decodes exactly one TLV spanning all of `bytes` (its header read by ``BERReader``: any
+    /// definite length of up to four octets, minimal or not).
     static func decode(_ bytes: ArraySlice<UInt8>) throws(Failure) -> ASN1Value {
         let start = bytes.startIndex
         guard bytes.count >= 2 else {
             throw Failure(relativeOffset: 0, reason: "value too short for an ASN.1 element")
         }
-        let tag = bytes[start]
-        let lengthOctet = bytes[start + 1]
-        var contentStart = start + 2
-        var length: Int
-        if lengthOctet < 0x80 {
-            length = Int(lengthOctet)
-        } else {
-            let count = Int(lengthOctet & 0x7F)
-            guard count >= 1, count <= 4, bytes.count - 2 >= count else {
-                throw Failure(relativeOffset: 1, reason: "unsupported or truncated length in a value")
-            }
-            length = 0
-            for index in 0..<count { length = (length << 8) | Int(bytes[contentStart + index]) }
-            contentStart += count
+        let header: BERReader.Header
+        do {
+            header = try BERReader.header(bytes, at: start, limit: bytes.endIndex)
+        } catch {
+            throw Failure(relativeOffset: error.offset - start, reason: "unsupported or truncated value header: \(error.reason)")
+        }
+        let contentStart = header.contentStart
+        guard let length = header.length else {
+            throw Failure(relativeOffset: header.lengthOffset - start, reason: "indefinite length in a value")
         }
         guard length == bytes.endIndex - contentStart else {
-            throw Failure(relativeOffset: 1, reason: "value length \(length) does not match the \(bytes.endIndex - contentStart) byte(s) present")
+            throw Failure(
+                relativeOffset: header.lengthOffset - start,
+                reason: "value length \(length) does not match the \(bytes.endIndex - contentStart) byte(s) present"
+            )
         }
+        guard let tag = header.identifier else { return .other(bytes[start]) }
         let content = bytes[contentStart...]
         switch tag {
-        case 0x0C:  // UTF8String
+        case .utf8String:
             // ASCII is valid UTF-8 as it stands: skip the generic validating initializer.
             if content.allSatisfy({ $0 < 0x80 }) {
                 return .string(String(decoding: content, as: UTF8.self))
@@ -50,19 +50,19 @@ enum ASN1Value: Hashable, Sendable {
                 throw Failure(relativeOffset: contentStart - start, reason: "UTF8String is not valid UTF-8")
             }
             return .string(text)
-        case 0x16, 0x13, 0x1A:  // IA5String, PrintableString, VisibleString
+        case .ia5String, .printableString, .visibleString:
             guard content.allSatisfy({ $0 < 0x80 }) else {
                 throw Failure(relativeOffset: contentStart - start, reason: "ASCII string holds a non-ASCII byte")
             }
             return .string(String(decoding: content, as: UTF8.self))
-        case 0x02:
+        case .integer:
             guard !content.isEmpty else {
                 throw Failure(relativeOffset: contentStart - start, reason: "INTEGER without content octets")
             }
             if let number = ASN1Integer.decode(content) { return .integer(number) }
             return .largeInteger(Array(content))
         default:
-            return .other(tag)
+            return .other(tag.octet)
         }
     }
 }
