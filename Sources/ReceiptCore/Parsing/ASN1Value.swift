@@ -66,37 +66,3 @@ enum ASN1Value: Hashable, Sendable {
         }
     }
 }
-
-/// Two's-complement INTEGER content octets.
-enum ASN1Integer {
-    /// Decodes content octets to `Int64`, or nil when empty or too large.
-    static func decode(_ content: ArraySlice<UInt8>) -> Int64? {
-        guard let first = content.first else { return nil }
-        var octets = content
-        // Drop redundant sign octets so 9-byte encodings of values that fit are accepted.
-        while octets.count > 1 {
-            let lead = octets[octets.startIndex]
-            let next = octets[octets.startIndex + 1]
-            if (lead == 0x00 && next & 0x80 == 0) || (lead == 0xFF && next & 0x80 != 0) {
-                octets = octets.dropFirst()
-            } else {
-                break
-            }
-        }
-        guard octets.count <= 8 else { return nil }
-        var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
-        for byte in octets { value = (value << 8) | UInt64(byte) }
-        return Int64(bitPattern: value)
-    }
-
-    /// Minimal two's-complement content octets for a value.
-    static func encode(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var remaining = value
-        repeat {
-            bytes.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
-            remaining >>= 8
-        } while !(remaining == 0 && bytes[0] & 0x80 == 0) && !(remaining == -1 && bytes[0] & 0x80 != 0)
-        return bytes
-    }
-}

@@ -131,9 +131,7 @@ package struct DERCursor {
     package func int64(contentOf element: Element) -> Int64? {
         let count = element.end &- element.contentStart
         guard count >= 1, count <= 8 else { return nil }
-        var number: UInt64 = bytes[element.contentStart] & 0x80 != 0 ? UInt64.max : 0
-        for index in element.contentStart..<element.end { number = (number << 8) | UInt64(bytes[index]) }
-        return Int64(bitPattern: number)
+        return ASN1Integer.value(ofAtMostEight: bytes[element.contentStart..<element.end], first: bytes[element.contentStart])
     }
 
     /// More children than this in one element are refused by ``children(of:)``.

@@ -259,4 +259,42 @@ import Testing
         guard length <= limit - cursor else { return nil }
         return [cursor, cursor + length]
     }
+
+    /// The former `dottedObjectIdentifier` (and, by its acceptance, `isObjectIdentifier`).
+    static func formerDotted(_ content: ArraySlice<UInt8>) -> String? {
+        guard !content.isEmpty, content.count <= 128 else { return nil }
+        var components: [UInt64] = []
+        var value: UInt64 = 0
+        var octets = 0
+        for byte in content {
+            if octets == 0, byte == 0x80 { return nil }
+            octets += 1
+            guard octets <= 9 else { return nil }
+            value = (value << 7) | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 {
+                components.append(value)
+                value = 0
+                octets = 0
+            }
+        }
+        guard octets == 0, let first = components.first else { return nil }
+        let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
+        return (head + components.dropFirst()).map(String.init).joined(separator: ".")
+    }
+
+    @Test func objectIdentifiersReadAsTheFormerDecoderReadThem() {
+        var random = Generator(state: 1_729)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...12, using: &random) == 0 ? Int.random(in: 120...140, using: &random) : Int.random(in: 0...14, using: &random)
+            let content = (0..<count).map { _ in
+                Bool.random(using: &random) ? UInt8.random(in: 0...0x7F, using: &random) : UInt8.random(in: 0x80...0xFF, using: &random)
+            }[...]
+            let former = Self.formerDotted(content)
+            #expect(dottedObjectIdentifier(content) == former, "content \(Array(content))")
+            #expect(CertificateStructure.isObjectIdentifier(content) == (former != nil), "content \(Array(content))")
+            if former != nil { accepted += 1 }
+        }
+        #expect(accepted > 2_000)
+    }
 }
