@@ -1,7 +1,7 @@
 /// Two's-complement INTEGER content octets: the one integer decoder of the reading layer.
 ///
 /// ``decode(_:)`` (attribute types and values), ``DERCursor/int64(contentOf:)`` (the strict lane's
-/// values) and ``isMinimal(_:)`` (the DER rule ``CertificateStructure`` and the signed-attribute
+/// values), ``value(ofTwo:_:)`` (the strict lane's in-app types) and ``isMinimal(_:)`` (the DER rule ``CertificateStructure`` and the signed-attribute
 /// checks apply) all read content octets here.
 enum ASN1Integer {
     /// The value of one to eight two's-complement content octets (the caller has checked the
@@ -11,6 +11,13 @@ enum ASN1Integer {
         var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
         for byte in octets { value = (value << 8) | UInt64(byte) }
         return Int64(bitPattern: value)
+    }
+
+    /// The value of exactly two two's-complement content octets (`high`, `low`): what
+    /// ``decode(_:)`` gives for them, without a loop (the strict lane's in-app attribute types).
+    @inline(__always)
+    static func value(ofTwo high: UInt8, _ low: UInt8) -> Int {
+        Int(Int16(bitPattern: UInt16(high) << 8 | UInt16(low)))
     }
 
     /// Whether content octets are non-empty and minimal (no redundant leading sign octet), as DER
