@@ -189,6 +189,8 @@ struct BERReader {
 
     /// One identifier and length, as ``header(_:at:limit:)`` reads them.
     struct Header {
+        /// The first identifier octet.
+        var octet: UInt8
         /// The tag class: 0 universal, 1 application, 2 context-specific, 3 private.
         var tagClass: UInt8
         /// Whether the constructed bit is set.
@@ -206,8 +208,7 @@ struct BERReader {
 
         /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).
         var identifier: ASN1Tag? {
-            guard tagNumber < 31 else { return nil }
-            return ASN1Tag(octet: tagClass << 6 | (isConstructed ? 0x20 : 0) | UInt8(tagNumber))
+            tagNumber < 31 ? ASN1Tag(octet: octet) : nil
         }
     }
 
@@ -279,7 +280,7 @@ struct BERReader {
             throw BERError(offset: lengthOffset, reason: "length \(length) exceeds the \(limit - position) byte(s) available")
         }
         return Header(
-            tagClass: first.tagClass, isConstructed: first.isConstructed, tagNumber: tagNumber, lengthOffset: lengthOffset,
+            octet: first.octet, tagClass: first.tagClass, isConstructed: first.isConstructed, tagNumber: tagNumber, lengthOffset: lengthOffset,
             contentStart: position, length: length, isMinimalLength: isMinimal
         )
     }
