@@ -27,9 +27,12 @@ import Darwin
 /// Anything else is `nil`: the caller then takes the full verification path. Nothing here is
 /// trusted; it only locates the parts the fast path compares and verifies.
 ///
-/// The validator reads it once per validation and hands it to the fast path, the inspection
-/// before verification, the cache fill and the built-in backends (``SignedDataEnvelopeVerifying``).
-package struct SignedDataEnvelope: Sendable {
+/// The validator has it once per validation: read from the bytes when the verified-chain cache's
+/// fast path may use it, otherwise taken from the structure checks' reading
+/// (``init(structure:)``); it hands it to the fast path, the inspection before verification and the
+/// cache fill. The built-in backends (``SignedDataEnvelopeVerifying``) get the envelope of the
+/// canonical rebuild, known from the rebuild (``CanonicalSignedData/envelope``).
+package struct SignedDataEnvelope: Hashable, Sendable {
     /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
     package var head: Range<Int>
     /// The encapsulated content octets (the receipt payload).
@@ -63,32 +66,32 @@ extension SignedDataEnvelope {
 
     private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
         let reader = DERCursor(p)
-        guard let contentInfo = reader.element(at: 0, within: p.count), contentInfo.tag == 0x30,
+        guard let contentInfo = reader.element(at: 0, within: p.count), contentInfo.identifier == .sequence,
               contentInfo.end == p.count,
               let type = reader.element(at: contentInfo.contentStart, within: contentInfo.end),
               reader.equals(type.whole, signedDataOID),
-              let explicit = reader.element(at: type.end, within: contentInfo.end), explicit.tag == 0xA0,
+              let explicit = reader.element(at: type.end, within: contentInfo.end), explicit.identifier == .contextSpecific(0, constructed: true),
               explicit.end == contentInfo.end,
-              let signedData = reader.element(at: explicit.contentStart, within: explicit.end), signedData.tag == 0x30,
+              let signedData = reader.element(at: explicit.contentStart, within: explicit.end), signedData.identifier == .sequence,
               signedData.end == explicit.end,
-              let version = reader.element(at: signedData.contentStart, within: signedData.end), version.tag == 0x02,
-              let algorithms = reader.element(at: version.end, within: signedData.end), algorithms.tag == 0x31,
-              let encapsulated = reader.element(at: algorithms.end, within: signedData.end), encapsulated.tag == 0x30,
+              let version = reader.element(at: signedData.contentStart, within: signedData.end), version.identifier == .integer,
+              let algorithms = reader.element(at: version.end, within: signedData.end), algorithms.identifier == .set,
+              let encapsulated = reader.element(at: algorithms.end, within: signedData.end), encapsulated.identifier == .sequence,
               let eType = reader.element(at: encapsulated.contentStart, within: encapsulated.end),
               reader.equals(eType.whole, dataOID),
-              let eExplicit = reader.element(at: eType.end, within: encapsulated.end), eExplicit.tag == 0xA0,
+              let eExplicit = reader.element(at: eType.end, within: encapsulated.end), eExplicit.identifier == .contextSpecific(0, constructed: true),
               eExplicit.end == encapsulated.end,
-              let octets = reader.element(at: eExplicit.contentStart, within: eExplicit.end), octets.tag == 0x04,
+              let octets = reader.element(at: eExplicit.contentStart, within: eExplicit.end), octets.identifier == .octetString,
               octets.end == eExplicit.end,
-              let certificates = reader.element(at: encapsulated.end, within: signedData.end), certificates.tag == 0xA0,
+              let certificates = reader.element(at: encapsulated.end, within: signedData.end), certificates.identifier == .contextSpecific(0, constructed: true),
               certificates.contentStart < certificates.end,
-              let signerInfos = reader.element(at: certificates.end, within: signedData.end), signerInfos.tag == 0x31,
+              let signerInfos = reader.element(at: certificates.end, within: signedData.end), signerInfos.identifier == .set,
               signerInfos.end == signedData.end,
-              let signer = reader.element(at: signerInfos.contentStart, within: signerInfos.end), signer.tag == 0x30,
+              let signer = reader.element(at: signerInfos.contentStart, within: signerInfos.end), signer.identifier == .sequence,
               signer.end == signerInfos.end,
-              let signerVersion = reader.element(at: signer.contentStart, within: signer.end), signerVersion.tag == 0x02,
-              let sid = reader.element(at: signerVersion.end, within: signer.end), sid.tag == 0x30,
-              let digest = reader.element(at: sid.end, within: signer.end), digest.tag == 0x30,
+              let signerVersion = reader.element(at: signer.contentStart, within: signer.end), signerVersion.identifier == .integer,
+              let sid = reader.element(at: signerVersion.end, within: signer.end), sid.identifier == .sequence,
+              let digest = reader.element(at: sid.end, within: signer.end), digest.identifier == .sequence,
               let digestOID = reader.element(at: digest.contentStart, within: digest.end)
         else { return nil }
 
@@ -102,7 +105,7 @@ extension SignedDataEnvelope {
             return nil
         }
         if digestOID.end != digest.end {
-            guard let parameters = reader.element(at: digestOID.end, within: digest.end), parameters.tag == 0x05,
+            guard let parameters = reader.element(at: digestOID.end, within: digest.end), parameters.identifier == .null,
                   parameters.contentStart == parameters.end, parameters.end == digest.end
             else { return nil }
         }
@@ -116,7 +119,7 @@ extension SignedDataEnvelope {
         // The certificates field must tile into whole TLVs (each a SEQUENCE).
         var position = certificates.contentStart
         while position < certificates.end {
-            guard let certificate = reader.element(at: position, within: certificates.end), certificate.tag == 0x30 else {
+            guard let certificate = reader.element(at: position, within: certificates.end), certificate.identifier == .sequence else {
                 return nil
             }
             position = certificate.end
@@ -124,7 +127,7 @@ extension SignedDataEnvelope {
 
         guard var next = reader.element(at: digest.end, within: signer.end) else { return nil }
         var signedAttributes: Range<Int>?
-        if next.tag == 0xA0 {
+        if next.identifier == .contextSpecific(0, constructed: true) {
             guard SignedAttributeEncoding.isDER(reader, next.whole) else { return nil }
             signedAttributes = next.whole
             guard let following = reader.element(at: next.end, within: signer.end) else { return nil }
@@ -132,14 +135,14 @@ extension SignedDataEnvelope {
         }
         let signatureAlgorithm = next
         // signatureAlgorithm: an OID and nothing or NULL, strict DER.
-        guard signatureAlgorithm.tag == 0x30,
+        guard signatureAlgorithm.identifier == .sequence,
               let signatureOID = reader.element(at: signatureAlgorithm.contentStart, within: signatureAlgorithm.end),
-              signatureOID.tag == 0x06,
+              signatureOID.identifier == .objectIdentifier,
               signatureOID.end == signatureAlgorithm.end
                 || reader.element(at: signatureOID.end, within: signatureAlgorithm.end).map({
-                    $0.tag == 0x05 && $0.contentStart == $0.end && $0.end == signatureAlgorithm.end
+                    $0.identifier == .null && $0.contentStart == $0.end && $0.end == signatureAlgorithm.end
                 }) == true,
-              let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.tag == 0x04,
+              let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.identifier == .octetString,
               signature.end == signer.end, signature.contentStart < signature.end
         else { return nil }
 
