@@ -32,7 +32,7 @@ struct ParsedAttribute {
         self.code = code
         self.base = base
         self.offset = node.offset
-        guard node.hasTag(.sequence) else {
+        guard node.identifier == .sequence else {
             throw ReceiptValidationError(code, "An attribute is not a SEQUENCE.", offset: base + node.offset)
         }
         guard node.children.count == 3 else {
@@ -45,11 +45,11 @@ struct ParsedAttribute {
         let versionNode = node.children[1]
         let valueNode = node.children[2]
         for integer in [typeNode, versionNode] {
-            guard integer.hasTag(.integer), integer.contentLength > 0 else {
+            guard integer.identifier == .integer, integer.contentLength > 0 else {
                 throw ReceiptValidationError(code, "An attribute's type or version is not an INTEGER.", offset: base + integer.offset)
             }
         }
-        guard valueNode.hasTagInEitherForm(.octetString) else {
+        guard valueNode.hasTag(.octetString) else {
             throw ReceiptValidationError(code, "An attribute's value is not an OCTET STRING.", offset: base + valueNode.offset)
         }
         self.typeBytes = reader.content(of: typeNode)

@@ -36,11 +36,6 @@ struct BERNode: Sendable {
     /// The number of content octets.
     var contentLength: Int { contentEnd - contentStart }
 
-    /// Whether the identifier is `tag`: its class, number and constructed bit.
-    func hasTag(_ tag: ASN1Tag) -> Bool {
-        tagNumber == UInt32(tag.number) && tagClass == tag.tagClass && isConstructed == tag.isConstructed
-    }
-
     /// Whether this is a universal string type (BIT STRING, OCTET STRING and the character strings)
     /// in constructed form, which BER allows and DER does not.
     var isConstructedString: Bool {
@@ -63,12 +58,6 @@ struct BERNode: Sendable {
             octets.append(index == groups.count - 1 ? group : group | 0x80)
         }
         return octets
-    }
-
-    /// Whether the class and number are `tag`'s, primitive or constructed (a BER string may be
-    /// either).
-    func hasTagInEitherForm(_ tag: ASN1Tag) -> Bool {
-        tagNumber == UInt32(tag.number) && tagClass == tag.tagClass
     }
 
     /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).

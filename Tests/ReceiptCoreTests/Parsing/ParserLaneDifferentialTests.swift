@@ -23,13 +23,13 @@ import ReceiptTestSupport
         let bytes = Array(set)
         var reader = BERReader(bytes)
         let outer = try reader.parseSingle(in: 0..<bytes.count)
-        try #require(outer.hasTag(.set))
+        try #require(outer.identifier == .set)
         func content(_ node: BERNode) -> ArraySlice<UInt8> { bytes[node.contentStart..<node.contentEnd] }
         var body: [UInt8] = []
         for attribute in outer.children {
-            try #require(attribute.hasTag(.sequence) && attribute.children.count == 3)
+            try #require(attribute.identifier == .sequence && attribute.children.count == 3)
             let parts = attribute.children
-            try #require(parts[0].hasTag(.integer) && parts[1].hasTag(.integer) && parts[2].hasTagInEitherForm(.octetString))
+            try #require(parts[0].identifier == .integer && parts[1].identifier == .integer && parts[2].hasTag(.octetString))
             var value = Array(content(parts[2]))
             let typeBytes = Array(content(parts[0]))
             if !inApp, typeBytes == [17] {
