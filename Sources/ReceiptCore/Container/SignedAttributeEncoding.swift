@@ -40,7 +40,7 @@ package enum SignedAttributeEncoding {
     private static func isDER(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int) -> Bool {
         let content = cursor.bytes[element.contentStart..<element.end]
         guard element.identifier.isConstructed else {
-            guard element.identifier.tagClass == 0 else { return true }
+            guard element.identifier.isUniversal else { return true }
             let tag = UInt32(element.identifier.number)
             guard CertificateStructure.isWellFormedPrimitive(tag: tag, content) else { return false }
             switch tag {
@@ -53,7 +53,7 @@ package enum SignedAttributeEncoding {
                 return true
             }
         }
-        let isUniversal = element.identifier.tagClass == 0
+        let isUniversal = element.identifier.isUniversal
         guard !isUniversal || element.identifier == .sequence || element.identifier == .set, depth < maximumDepth else { return false }
         // The attribute set is `[0] IMPLICIT SET OF`: ordered as a SET.
         let isSet = element.identifier == .set || depth == 0

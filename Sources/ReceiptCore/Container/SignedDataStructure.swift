@@ -493,10 +493,10 @@ package struct SignedDataStructure: Sendable {
         if node.isConstructed {
             // Universal types in constructed form: only SEQUENCE and SET (a constructed NULL,
             // INTEGER or OBJECT IDENTIFIER is not an encoding OpenSSL accepts).
-            guard node.tagClass != 0 || node.identifier == .sequence || node.identifier == .set else { return false }
+            guard !node.isUniversalClass || node.identifier == .sequence || node.identifier == .set else { return false }
             return node.children.allSatisfy { isWellFormedValue($0, reader) }
         }
-        guard node.tagClass == 0 else { return true }
+        guard node.isUniversalClass else { return true }
         return CertificateStructure.isWellFormedPrimitive(tag: node.tagNumber, reader.content(of: node))
     }
 

@@ -23,6 +23,11 @@ struct BERNode: Sendable {
     /// Children, for constructed nodes.
     var children: [BERNode]
 
+    /// Whether the tag is of the universal class (any number, either form).
+    var isUniversalClass: Bool {
+        tagClass == 0
+    }
+
     /// Universal, primitive or constructed, with the given tag number.
     func isUniversal(_ number: UInt32) -> Bool {
         tagClass == 0 && tagNumber == number
