@@ -90,7 +90,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
         //    then read in place from `bytes`: GnuTLS keeps no copy of it).
-        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope)
+        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope, certificates: checked?.certificates)
         let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {
@@ -99,7 +99,14 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
                 signerCount <= 0 ? "The signedData has no signer." : "The signedData has \(signerCount) signers; exactly one is supported."
             )
         }
-        let layout = try GnuTLSPKCS7.layout(of: bytes, detached: imported.detached)
+        // The layout: from the envelope the validator rebuilt with these bytes (its signed
+        // attributes checked DER), otherwise read from GnuTLS's re-encoding.
+        let layout: SignedDataLayout
+        if checked != nil, let envelope {
+            layout = SignedDataLayout(bytes, envelope: envelope)
+        } else {
+            layout = try GnuTLSPKCS7.layout(of: bytes, detached: imported.detached)
+        }
         // GnuTLS's decoded copy of the content only when it imported the content; the signature
         // checks below read `content` without copying it.
         let attachedContent: [UInt8]?

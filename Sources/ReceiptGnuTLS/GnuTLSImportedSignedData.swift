@@ -21,9 +21,12 @@ package struct GnuTLSImportedSignedData {
     package let detached: DetachedSignedData?
 
     /// Imports `bytes` as the detached copy of `envelope` (`SignedDataEnvelope(bytes)`, read by the
-    /// caller), or as given when `envelope` is `nil` or GnuTLS refuses the copy.
-    package init(_ bytes: [UInt8], envelope: SignedDataEnvelope?) throws(ReceiptValidationError) {
-        if let detached = DetachedSignedData(bytes, envelope: envelope, omitting: { _ in false }),
+    /// caller), or as given when `envelope` is `nil` or GnuTLS refuses the copy. `certificates`: the
+    /// embedded certificates' ranges when the validator handed them (``CheckedSignedData``).
+    package init(
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]? = nil
+    ) throws(ReceiptValidationError) {
+        if let detached = DetachedSignedData(bytes, envelope: envelope, certificates: certificates, omitting: { _ in false }),
            let pkcs7 = try? GnuTLSPKCS7(bytes: detached.der) {
             self.pkcs7 = pkcs7
             self.detached = detached

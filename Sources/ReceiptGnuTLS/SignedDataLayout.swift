@@ -34,6 +34,25 @@ struct SignedDataLayout {
         self = layout
     }
 
+    /// The layout of `bytes`, taken from their ``SignedDataEnvelope`` (read or rebuilt by the caller)
+    /// without reading them again: id-data content present, one signer, its signed attributes
+    /// re-tagged as a `SET` and its signature.
+    ///
+    /// Only for bytes whose signed attributes the validator found DER (``CheckedSignedData``, the
+    /// ``CanonicalSignedData`` it rebuilt): libtasn1's re-encoding of DER attributes is the same
+    /// bytes (``SignedAttributeEncoding``), so GnuTLS's export would give this same layout.
+    init(_ bytes: [UInt8], envelope: SignedDataEnvelope) {
+        var attributes: [UInt8]?
+        if let range = envelope.signedAttributes, !range.isEmpty {
+            var set = Array(bytes[range])
+            set[0] = ASN1Tag.set.octet
+            attributes = set
+        }
+        self.init(
+            contentTypeTLV: KnownObjectIdentifier.data.tlv, hasContent: true,
+            signers: [Signer(signedAttributes: attributes, signature: Array(bytes[envelope.signature]))])
+    }
+
     private init(contentTypeTLV: [UInt8], hasContent: Bool, signers: [Signer]) {
         self.contentTypeTLV = contentTypeTLV
         self.hasContent = hasContent
@@ -44,35 +63,35 @@ struct SignedDataLayout {
     /// and the cache share: definite minimal lengths, single-octet tags, every length checked).
     private static func parse(_ reader: DERCursor) -> SignedDataLayout? {
         let count = reader.bytes.count
-        guard let contentInfo = reader.element(at: 0, within: count), contentInfo.tag == 0x30,
+        guard let contentInfo = reader.element(at: 0, within: count), contentInfo.identifier == .sequence,
               contentInfo.end == count,
               let contentInfoItems = reader.children(of: contentInfo), contentInfoItems.count == 2,
-              contentInfoItems[0].tag == 0x06, contentInfoItems[1].tag == 0xA0,
+              contentInfoItems[0].identifier == .objectIdentifier, contentInfoItems[1].identifier == .contextSpecific(0, constructed: true),
               let explicit = reader.children(of: contentInfoItems[1]), explicit.count == 1,
-              explicit[0].tag == 0x30,
+              explicit[0].identifier == .sequence,
               let signedData = reader.children(of: explicit[0]), signedData.count >= 4,
-              signedData[0].tag == 0x02, signedData[1].tag == 0x31, signedData[2].tag == 0x30,
+              signedData[0].identifier == .integer, signedData[1].identifier == .set, signedData[2].identifier == .sequence,
               let encapsulated = reader.children(of: signedData[2]), let contentType = encapsulated.first,
-              contentType.tag == 0x06,
-              let signerInfos = signedData.last, signerInfos.tag == 0x31,
+              contentType.identifier == .objectIdentifier,
+              let signerInfos = signedData.last, signerInfos.identifier == .set,
               let signerElements = reader.children(of: signerInfos),
               signerElements.count <= maximumSigners
         else { return nil }
 
         var signers: [Signer] = []
         for signerInfo in signerElements {
-            guard signerInfo.tag == 0x30, let items = reader.children(of: signerInfo), items.count >= 5,
-                  items[0].tag == 0x02, items[2].tag == 0x30
+            guard signerInfo.identifier == .sequence, let items = reader.children(of: signerInfo), items.count >= 5,
+                  items[0].identifier == .integer, items[2].identifier == .sequence
             else { return nil }
             var attributes: [UInt8]?
-            if items[3].tag == 0xA0 {
+            if items[3].identifier == .contextSpecific(0, constructed: true) {
                 var set = Array(reader.bytes[items[3].whole])
-                set[0] = 0x31
+                set[0] = ASN1Tag.set.octet
                 attributes = set
             }
             // signature follows signatureAlgorithm, which follows the optional signedAttrs.
             let signatureIndex = attributes == nil ? 4 : 5
-            guard items.count > signatureIndex, items[signatureIndex].tag == 0x04 else { return nil }
+            guard items.count > signatureIndex, items[signatureIndex].identifier == .octetString else { return nil }
             let signature = items[signatureIndex]
             signers.append(
                 Signer(
@@ -83,7 +102,7 @@ struct SignedDataLayout {
         }
         return SignedDataLayout(
             contentTypeTLV: Array(reader.bytes[contentType.whole]),
-            hasContent: encapsulated.count == 2 && encapsulated[1].tag == 0xA0,
+            hasContent: encapsulated.count == 2 && encapsulated[1].identifier == .contextSpecific(0, constructed: true),
             signers: signers)
     }
 }

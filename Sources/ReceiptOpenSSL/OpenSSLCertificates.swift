@@ -51,7 +51,7 @@ enum OpenSSLCertificates {
 
     private static func isPEM(_ bytes: [UInt8]) -> Bool {
         // DER starts with a SEQUENCE tag; PEM with optional text and then the armour line.
-        guard bytes.first != 0x30, bytes.count >= pemArmour.count else { return false }
+        guard bytes.first.map(ASN1Tag.init(octet:)) != .sequence, bytes.count >= pemArmour.count else { return false }
         let limit = bytes.count - pemArmour.count
         var index = 0
         while index <= limit {

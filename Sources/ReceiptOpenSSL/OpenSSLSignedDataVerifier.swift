@@ -30,7 +30,7 @@ enum OpenSSLSignedDataVerifier {
         //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
         //    when it succeeds they all decode; only when it fails is each one decoded on its own,
         //    to report an undecodable certificate as such (then the structure as not_pkcs7).
-        var decoded = decodeForVerification(bytes, envelope: envelope, anchors: anchors)
+        var decoded = decodeForVerification(bytes, envelope: envelope, certificates: checked?.certificates, anchors: anchors)
         let structure: CheckedSignedData
         if let checked {
             if case .failure = decoded {
@@ -125,13 +125,14 @@ enum OpenSSLSignedDataVerifier {
     /// decodes certificates the store already holds (decoding a certificate's key is most of
     /// OpenSSL 3.0's cost), and the chain finds those anchors in the store as it would have (OpenSSL
     /// looks in the trust store first). Anything else, or a copy OpenSSL refuses, is decoded as given.
+    /// `certificates`: the embedded certificates' ranges when the validator handed them (``CheckedSignedData``).
     private static func decodeForVerification(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, anchors: [Certificate]
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]?, anchors: [Certificate]
     ) -> Result<DecodedSignedData, ReceiptValidationError> {
         let isAnchor = { (range: Range<Int>) -> Bool in
             anchors.contains { $0.derBytes.count == range.count && $0.derBytes.elementsEqual(bytes[range]) }
         }
-        if let detached = DetachedSignedData(bytes, envelope: envelope, omitting: isAnchor) {
+        if let detached = DetachedSignedData(bytes, envelope: envelope, certificates: certificates, omitting: isAnchor) {
             if let decoded = try? decode(detached.der, detached: detached) { return .success(decoded) }
             OpenSSLErrorQueue.clear()
         }

@@ -13,14 +13,18 @@ public enum ECDSASignature {
     /// INTEGERs of at most `width` significant bytes.
     public static func raw(fromDER der: ArraySlice<UInt8>, width: Int) -> [UInt8]? {
         guard width > 0, width <= 66 else { return nil }
-        var position = der.startIndex
-        guard let sequence = readElement(der, &position), sequence.tag == 0x30, position == der.endIndex else { return nil }
-        var inner = sequence.content.startIndex
-        guard let r = readElement(sequence.content, &inner), r.tag == 0x02,
-              let s = readElement(sequence.content, &inner), s.tag == 0x02, inner == sequence.content.endIndex,
-              let rBytes = magnitude(r.content, width: width), let sBytes = magnitude(s.content, width: width)
-        else { return nil }
-        return rBytes + sBytes
+        let base = der.startIndex
+        return der.withUnsafeBufferPointer { pointer -> [UInt8]? in
+            let cursor = DERCursor(pointer)
+            guard let sequence = cursor.element(at: 0, within: pointer.count), sequence.identifier == .sequence,
+                  sequence.end == pointer.count,
+                  let r = cursor.element(at: sequence.contentStart, within: sequence.end), r.identifier == .integer,
+                  let s = cursor.element(at: r.end, within: sequence.end), s.identifier == .integer, s.end == sequence.end,
+                  let rBytes = magnitude(der[(base + r.contentStart)..<(base + r.end)], width: width),
+                  let sBytes = magnitude(der[(base + s.contentStart)..<(base + s.end)], width: width)
+            else { return nil }
+            return rBytes + sBytes
+        }
     }
 
     /// The strict-DER `ECDSA-Sig-Value` of a raw `r ‖ s` signature (even length, at most 132
@@ -31,40 +35,18 @@ public enum ECDSASignature {
         let r = integer(raw.prefix(half))
         let s = integer(raw.suffix(half))
         let body = r + s
-        return [0x30] + length(body.count) + body
+        return [ASN1Tag.sequence.octet] + length(body.count) + body
     }
 
     /// A DER INTEGER TLV of the unsigned big-endian `value`.
     private static func integer(_ value: ArraySlice<UInt8>) -> [UInt8] {
         var content = Array(value.drop { $0 == 0 })
         if content.isEmpty { content = [0] } else if content[0] >= 0x80 { content.insert(0, at: 0) }
-        return [0x02] + length(content.count) + content
+        return [ASN1Tag.integer.octet] + length(content.count) + content
     }
 
     private static func length(_ count: Int) -> [UInt8] {
         count < 0x80 ? [UInt8(count)] : [0x81, UInt8(count)]
-    }
-
-    /// One DER element at `position` (definite, minimal length of at most two bytes), advancing it.
-    private static func readElement(
-        _ bytes: ArraySlice<UInt8>, _ position: inout ArraySlice<UInt8>.Index
-    ) -> (tag: UInt8, content: ArraySlice<UInt8>)? {
-        guard bytes.endIndex - position >= 2 else { return nil }
-        let tag = bytes[position]
-        var length = Int(bytes[position + 1])
-        var start = position + 2
-        if length == 0x81 {
-            guard start < bytes.endIndex, bytes[start] >= 0x80 else { return nil }
-            length = Int(bytes[start])
-            start += 1
-        } else if length > 0x80 {
-            return nil
-        } else if length == 0x80 {
-            return nil
-        }
-        guard bytes.endIndex - start >= length else { return nil }
-        position = start + length
-        return (tag, bytes[start..<(start + length)])
     }
 
     /// The magnitude of a minimal positive INTEGER's content, left-padded to `width`.

@@ -14,11 +14,11 @@ enum CertificateExtensionScan {
     static func contains(_ oid: [UInt8], in der: [UInt8]) -> Bool? {
         der.withUnsafeBufferPointer { pointer -> Bool? in
             let cursor = DERCursor(pointer)
-            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.identifier == .sequence,
                   certificate.end == pointer.count,
-                  let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
-                  let algorithm = cursor.element(at: tbs.end, within: certificate.end), algorithm.tag == 0x30,
-                  let signature = cursor.element(at: algorithm.end, within: certificate.end), signature.tag == 0x03,
+                  let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.identifier == .sequence,
+                  let algorithm = cursor.element(at: tbs.end, within: certificate.end), algorithm.identifier == .sequence,
+                  let signature = cursor.element(at: algorithm.end, within: certificate.end), signature.identifier == .bitString,
                   signature.end == certificate.end
             else { return nil }
 
@@ -29,20 +29,21 @@ enum CertificateExtensionScan {
             while position < tbs.end {
                 guard let field = cursor.element(at: position, within: tbs.end) else { return nil }
                 position = field.end
-                if first, field.tag == 0xA0 {  // [0] version
+                if first, field.identifier == .contextSpecific(0, constructed: true) {  // [0] version
                     first = false
                     continue
                 }
                 first = false
                 fields += 1
-                guard fields > 6, field.tag == 0xA3 else { continue }
-                guard let list = cursor.element(at: field.contentStart, within: field.end), list.tag == 0x30,
+                guard fields > 6, field.identifier == .contextSpecific(3, constructed: true) else { continue }
+                guard let list = cursor.element(at: field.contentStart, within: field.end), list.identifier == .sequence,
                       list.end == field.end
                 else { return nil }
                 var next = list.contentStart
                 while next < list.end {
-                    guard let ext = cursor.element(at: next, within: list.end), ext.tag == 0x30,
-                          let identifier = cursor.element(at: ext.contentStart, within: ext.end), identifier.tag == 0x06,
+                    guard let ext = cursor.element(at: next, within: list.end), ext.identifier == .sequence,
+                          let identifier = cursor.element(at: ext.contentStart, within: ext.end),
+                          identifier.identifier == .objectIdentifier,
                           identifier.end < ext.end
                     else { return nil }
                     // The value is the last element and an OCTET STRING (critical BOOLEAN optional between).
@@ -51,7 +52,7 @@ enum CertificateExtensionScan {
                         guard let element = cursor.element(at: last.end, within: ext.end) else { return nil }
                         last = element
                     }
-                    guard last.tag == 0x04 else { return nil }
+                    guard last.identifier == .octetString else { return nil }
                     if cursor.equals(identifier.whole, oid) { found = true }
                     next = ext.end
                 }

@@ -40,13 +40,13 @@ struct CertificateFields {
         var key: [UInt8] = []
         var rdnPosition = name.contentStart
         while rdnPosition < name.end {
-            guard let rdn = cursor.element(at: rdnPosition, within: name.end), rdn.tag == 0x31 else { return nil }
+            guard let rdn = cursor.element(at: rdnPosition, within: name.end), rdn.identifier == .set else { return nil }
             var position = rdn.contentStart
             while position < rdn.end {
-                guard let pair = cursor.element(at: position, within: rdn.end), pair.tag == 0x30,
-                      let type = cursor.element(at: pair.contentStart, within: pair.end), type.tag == 0x06,
+                guard let pair = cursor.element(at: position, within: rdn.end), pair.identifier == .sequence,
+                      let type = cursor.element(at: pair.contentStart, within: pair.end), type.identifier == .objectIdentifier,
                       let value = cursor.element(at: type.end, within: pair.end), value.end == pair.end,
-                      value.tag == 0x13 || value.tag == 0x0C || value.tag == 0x16
+                      value.identifier == .printableString || value.identifier == .utf8String || value.identifier == .ia5String
                 else { return nil }
                 for offset in value.contentStart..<value.end {
                     let byte = cursor.bytes[offset]

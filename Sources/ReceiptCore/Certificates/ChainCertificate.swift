@@ -66,33 +66,35 @@ package struct ChainCertificate: Sendable {
 
     private static func read(_ pointer: UnsafeBufferPointer<UInt8>) -> ChainCertificate? {
         let cursor = DERCursor(pointer)
-        guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+        guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.identifier == .sequence,
               certificate.end == pointer.count,
-              let parts = cursor.children(of: certificate), parts.count == 3, parts[1].tag == 0x30,
-              let algorithm = cursor.children(of: parts[1])?.first, algorithm.tag == 0x06,
+              let parts = cursor.children(of: certificate), parts.count == 3, parts[1].identifier == .sequence,
+              let algorithm = cursor.children(of: parts[1])?.first, algorithm.identifier == .objectIdentifier,
               let tbs = cursor.children(of: parts[0]), tbs.count >= 6
         else { return nil }
         var index = 0
         var version = 0
-        if tbs[0].tag == 0xA0 {
-            guard let explicit = cursor.children(of: tbs[0]), explicit.count == 1, explicit[0].tag == 0x02,
+        if tbs[0].identifier == .contextSpecific(0, constructed: true) {
+            guard let explicit = cursor.children(of: tbs[0]), explicit.count == 1, explicit[0].identifier == .integer,
                   explicit[0].end - explicit[0].contentStart == 1
             else { return nil }
             version = Int(pointer[explicit[0].contentStart])
             index = 1
         }
-        guard tbs.count >= index + 6, tbs[index].tag == 0x02, tbs[index + 2].tag == 0x30, tbs[index + 4].tag == 0x30
+        guard tbs.count >= index + 6, tbs[index].identifier == .integer, tbs[index + 2].identifier == .sequence,
+              tbs[index + 4].identifier == .sequence
         else { return nil }
         var extensions: [Extension] = []
-        for field in tbs[(index + 6)...] where field.tag == 0xA3 {
-            guard let list = cursor.children(of: field), list.count == 1, list[0].tag == 0x30,
+        for field in tbs[(index + 6)...] where field.identifier == .contextSpecific(3, constructed: true) {
+            guard let list = cursor.children(of: field), list.count == 1, list[0].identifier == .sequence,
                   let items = cursor.children(of: list[0])
             else { return nil }
             for item in items {
-                guard item.tag == 0x30, let members = cursor.children(of: item), (2...3).contains(members.count),
-                      members[0].tag == 0x06, let value = members.last, value.tag == 0x04
+                guard item.identifier == .sequence, let members = cursor.children(of: item), (2...3).contains(members.count),
+                      members[0].identifier == .objectIdentifier, let value = members.last, value.identifier == .octetString
                 else { return nil }
-                let isCritical = members.count == 3 && members[1].tag == 0x01 && members[1].end - members[1].contentStart == 1
+                let isCritical = members.count == 3 && members[1].identifier == .boolean
+                    && members[1].end - members[1].contentStart == 1
                     && pointer[members[1].contentStart] != 0
                 extensions.append(Extension(
                     identifier: Array(pointer[members[0].contentStart..<members[0].end]), isCritical: isCritical,
@@ -142,10 +144,10 @@ extension ChainCertificate {
         guard let value = extensionValue(ExtensionIdentifier.basicConstraints) else { return false }
         return value.withUnsafeBufferPointer { pointer in
             let cursor = DERCursor(pointer)
-            guard let sequence = cursor.element(at: 0, within: pointer.count), sequence.tag == 0x30,
+            guard let sequence = cursor.element(at: 0, within: pointer.count), sequence.identifier == .sequence,
                   let first = cursor.children(of: sequence)?.first
             else { return false }
-            return first.tag == 0x01 && first.end - first.contentStart == 1 && pointer[first.contentStart] != 0
+            return first.identifier == .boolean && first.end - first.contentStart == 1 && pointer[first.contentStart] != 0
         }
     }
 
@@ -153,7 +155,7 @@ extension ChainCertificate {
     var allowsCertificateSigning: Bool {
         guard let value = extensionValue(ExtensionIdentifier.keyUsage) else { return true }
         // BIT STRING: 03 length unused-bits first-octet …; keyCertSign is 0x04 of the first octet.
-        guard value.count >= 4, value[0] == 0x03 else { return false }
+        guard value.count >= 4, ASN1Tag(octet: value[0]) == .bitString else { return false }
         return value[3] & 0x04 != 0
     }
 
@@ -164,22 +166,22 @@ extension ChainCertificate {
         guard let value = extensionValue(ExtensionIdentifier.authorityKeyIdentifier) else { return nil }
         return value.withUnsafeBufferPointer { pointer in
             let cursor = DERCursor(pointer)
-            guard let sequence = cursor.element(at: 0, within: pointer.count), sequence.tag == 0x30,
+            guard let sequence = cursor.element(at: 0, within: pointer.count), sequence.identifier == .sequence,
                   let members = cursor.children(of: sequence)
             else { return (nil, nil, nil) }
             var result: (keyIdentifier: [UInt8]?, issuer: [UInt8]?, serialNumber: [UInt8]?) = (nil, nil, nil)
             for member in members {
-                switch member.tag {
-                case 0x80: result.keyIdentifier = Array(pointer[member.contentStart..<member.end])
-                case 0xA1:
+                switch member.identifier {
+                case .contextSpecific(0, constructed: false): result.keyIdentifier = Array(pointer[member.contentStart..<member.end])
+                case .contextSpecific(1, constructed: true):
                     // GeneralNames: the directoryName [4] EXPLICIT Name.
-                    let name = cursor.children(of: member)?.first { $0.tag == 0xA4 }
+                    let name = cursor.children(of: member)?.first { $0.identifier == .contextSpecific(4, constructed: true) }
                     if let name, let inner = cursor.children(of: name)?.first {
                         result.issuer = Array(pointer[inner.whole])
                     } else {
                         result.issuer = []
                     }
-                case 0x82: result.serialNumber = Array(pointer[member.contentStart..<member.end])
+                case .contextSpecific(2, constructed: false): result.serialNumber = Array(pointer[member.contentStart..<member.end])
                 default: continue
                 }
             }
@@ -189,11 +191,12 @@ extension ChainCertificate {
 
     /// The subjectKeyIdentifier's key identifier octets, if present.
     var subjectKeyIdentifier: [UInt8]? {
-        guard let value = extensionValue(ExtensionIdentifier.subjectKeyIdentifier), value.count >= 2, value[0] == 0x04
+        guard let value = extensionValue(ExtensionIdentifier.subjectKeyIdentifier), value.count >= 2,
+              ASN1Tag(octet: value[0]) == .octetString
         else { return nil }
         return value.withUnsafeBufferPointer { pointer in
             let cursor = DERCursor(pointer)
-            guard let octets = cursor.element(at: 0, within: pointer.count), octets.tag == 0x04 else { return nil }
+            guard let octets = cursor.element(at: 0, within: pointer.count), octets.identifier == .octetString else { return nil }
             return Array(pointer[octets.contentStart..<octets.end])
         }
     }

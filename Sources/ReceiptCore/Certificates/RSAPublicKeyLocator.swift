@@ -28,15 +28,15 @@ package enum RSAPublicKeyLocator {
 
     private static func components(ofCertificate der: [UInt8], reader: DERCursor) -> Components? {
         guard let spki = CertificateStructure.tbsFields(reader)?.subjectPublicKeyInfo,
-              let algorithm = reader.element(at: spki.contentStart, within: spki.end), algorithm.tag == 0x30,
+              let algorithm = reader.element(at: spki.contentStart, within: spki.end), algorithm.identifier == .sequence,
               let oid = reader.element(at: algorithm.contentStart, within: algorithm.end),
               reader.equals(oid.start..<oid.end, rsaEncryptionOID),
-              let bitString = reader.element(at: algorithm.end, within: spki.end), bitString.tag == 0x03,
+              let bitString = reader.element(at: algorithm.end, within: spki.end), bitString.identifier == .bitString,
               bitString.end == spki.end, bitString.end > bitString.contentStart, der[bitString.contentStart] == 0,
-              let rsaKey = reader.element(at: bitString.contentStart + 1, within: bitString.end), rsaKey.tag == 0x30,
+              let rsaKey = reader.element(at: bitString.contentStart + 1, within: bitString.end), rsaKey.identifier == .sequence,
               rsaKey.end == bitString.end,
-              let modulus = reader.element(at: rsaKey.contentStart, within: rsaKey.end), modulus.tag == 0x02,
-              let exponent = reader.element(at: modulus.end, within: rsaKey.end), exponent.tag == 0x02,
+              let modulus = reader.element(at: rsaKey.contentStart, within: rsaKey.end), modulus.identifier == .integer,
+              let exponent = reader.element(at: modulus.end, within: rsaKey.end), exponent.identifier == .integer,
               exponent.end == rsaKey.end,
               let modulusMagnitude = positiveMagnitude(der, modulus),
               let exponentMagnitude = positiveMagnitude(der, exponent),
@@ -44,7 +44,7 @@ package enum RSAPublicKeyLocator {
         else { return nil }
         // Parameters: absent or NULL.
         if oid.end != algorithm.end {
-            guard let parameters = reader.element(at: oid.end, within: algorithm.end), parameters.tag == 0x05,
+            guard let parameters = reader.element(at: oid.end, within: algorithm.end), parameters.identifier == .null,
                   parameters.contentStart == parameters.end, parameters.end == algorithm.end
             else { return nil }
         }

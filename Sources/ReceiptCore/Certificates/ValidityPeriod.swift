@@ -86,37 +86,8 @@ package struct ValidityPeriod: Sendable, Equatable {
         }
     }
 
-    /// UTCTime `YYMMDDHHMMSSZ` (years 1950–2049) or GeneralizedTime `YYYYMMDDHHMMSSZ`, as seconds since 1970.
+    /// A `Time` (``CertificateTime``) as seconds since 1970.
     private static func seconds(_ cursor: DERCursor, _ element: DERCursor.Element) -> Int64? {
-        let length = element.end - element.contentStart
-        var position = element.contentStart
-        func digits(_ count: Int) -> Int? {
-            var value = 0
-            for _ in 0..<count {
-                let byte = cursor.bytes[position]
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-                position += 1
-            }
-            return value
-        }
-        let year: Int
-        switch (element.tag, length) {
-        case (0x17, 13):
-            guard let short = digits(2) else { return nil }
-            year = short < 50 ? 2000 + short : 1900 + short
-        case (0x18, 15):
-            guard let long = digits(4) else { return nil }
-            year = long
-        default:
-            return nil
-        }
-        guard let month = digits(2), let day = digits(2), let hour = digits(2), let minute = digits(2),
-              let second = digits(2), cursor.bytes[position] == 0x5A,
-              (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(month, year: year), hour < 24, minute < 60,
-              second < 60
-        else { return nil }
-        return Int64(RFC3339.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-            .timeIntervalSince1970)
+        CertificateTime(cursor, element)?.secondsSince1970
     }
 }

@@ -37,6 +37,11 @@ package struct CanonicalSignedData: Sendable {
     /// What the structure checks would establish reading ``der`` (the certificates asked for, the
     /// signer's the one the checks chose in the input), known from the rebuild.
     package var checked: CheckedSignedData
+    /// ``der``'s ``SignedDataEnvelope``, known from the rebuild (the canonical bytes are not read
+    /// again): equal to `SignedDataEnvelope(der)`, which `CanonicalSignedDataTests` checks for
+    /// every input. `nil` exactly when that reading is `nil` (an empty signature, an algorithm
+    /// identifier the envelope does not take).
+    package var envelope: SignedDataEnvelope?
 }
 
 extension SignedDataStructure {
@@ -56,26 +61,35 @@ extension SignedDataStructure {
         }
 
         // The SignerInfo, small: built first so every length is known before the one output write.
+        // Offsets into `signer` are kept for the envelope (``CanonicalSignedData/envelope``).
         var signer: [UInt8] = []
         DEREncoding.append(version: signerVersion, of: reader, to: &signer)
         try DEREncoding.append(sid, of: reader, to: &signer)
+        let digestStart = signer.count
         try DEREncoding.append(digest, of: reader, to: &signer)
+        let digestEnd = signer.count
+        var attributesInSigner: Range<Int>?
         if let attributes = parsed.signedAttributes {
+            let start = signer.count
             signer += bytes[attributes.offset..<attributes.end]
+            attributesInSigner = start..<signer.count
         }
+        let signatureAlgorithmStart = signer.count
         try DEREncoding.append(signatureAlgorithm, of: reader, to: &signer)
-        DEREncoding.appendHeader(0x04, signature.contentLength, to: &signer)
+        let signatureAlgorithmEnd = signer.count
+        DEREncoding.appendHeader(ASN1Tag.octetString.octet, signature.contentLength, to: &signer)
+        let signatureStart = signer.count
         signer += bytes[signature.contentStart..<signature.contentEnd]
         var signerInfos: [UInt8] = []
-        DEREncoding.appendHeader(0x31, DEREncoding.headerLength(signer.count) + signer.count, to: &signerInfos)
-        DEREncoding.appendHeader(0x30, signer.count, to: &signerInfos)
+        DEREncoding.appendHeader(ASN1Tag.set.octet, DEREncoding.headerLength(signer.count) + signer.count, to: &signerInfos)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signer.count, to: &signerInfos)
         signerInfos += signer
 
         var head: [UInt8] = []
         DEREncoding.append(version: version, of: reader, to: &head)
         var algorithm: [UInt8] = []
         try DEREncoding.append(digest, of: reader, to: &algorithm)
-        DEREncoding.appendHeader(0x31, algorithm.count, to: &head)
+        DEREncoding.appendHeader(ASN1Tag.set.octet, algorithm.count, to: &head)
         head += algorithm
 
         // The content, concatenated when constructed (bounded by the reader's depth).
@@ -104,15 +118,16 @@ extension SignedDataStructure {
 
         var der: [UInt8] = []
         der.reserveCapacity(DEREncoding.headerLength(contentInfo) + contentInfo)
-        DEREncoding.appendHeader(0x30, contentInfo, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, contentInfo, to: &der)
         der += signedDataOID
-        DEREncoding.appendHeader(0xA0, explicit, to: &der)
-        DEREncoding.appendHeader(0x30, signedData, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicit, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signedData, to: &der)
+        let headRange = der.count..<(der.count + head.count)
         der += head
-        DEREncoding.appendHeader(0x30, encapsulated, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, encapsulated, to: &der)
         der += dataOID
-        DEREncoding.appendHeader(0xA0, octetString, to: &der)
-        DEREncoding.appendHeader(0x04, contentLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.octetString.octet, contentLength, to: &der)
         let contentStart = der.count
         if let constructedContent {
             der += constructedContent
@@ -122,8 +137,10 @@ extension SignedDataStructure {
         let content = contentStart..<der.count
         var placed: [Range<Int>] = []
         var signerPlaced: Range<Int>?
+        var certificatesContent = der.count..<der.count
         if !certificates.isEmpty {
-            DEREncoding.appendHeader(0xA0, certificateLength, to: &der)
+            DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, certificateLength, to: &der)
+            certificatesContent = der.count..<(der.count + certificateLength)
             for certificate in certificates {
                 let range = der.count..<(der.count + certificate.count)
                 der += bytes[certificate]
@@ -134,12 +151,56 @@ extension SignedDataStructure {
         guard let signerPlaced else {
             throw ReceiptValidationError(.untrustedChain, "The canonical form was asked for without the signer's certificate.")
         }
+        // The SignerInfo's first octet in `der`: after the SET's and the SEQUENCE's headers.
+        let signerBase = der.count + (signerInfos.count - signer.count)
         der += signerInfos
+        let shifted = { (range: Range<Int>) in (signerBase + range.lowerBound)..<(signerBase + range.upperBound) }
+        let envelope = Self.envelope(
+            in: der,
+            ranges: SignedDataEnvelope(
+                head: headRange, content: content, certificates: certificatesContent,
+                signerHead: signerBase..<(signerBase + digestEnd), signedAttributes: attributesInSigner.map(shifted),
+                signatureAlgorithm: shifted(signatureAlgorithmStart..<signatureAlgorithmEnd),
+                signature: shifted(signatureStart..<signer.count), digestAlgorithm: digestAlgorithm),
+            digest: shifted(digestStart..<digestEnd))
         return CanonicalSignedData(
             der: der, content: content,
             inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd,
             checked: CheckedSignedData(
                 certificates: placed, signerCertificate: signerPlaced, digestAlgorithm: digestAlgorithm,
-                hasSignedAttributes: hasSignedAttributes))
+                hasSignedAttributes: hasSignedAttributes),
+            envelope: envelope)
+    }
+
+    /// The envelope of a rebuilt `der` whose parts lie at `ranges`, or `nil` when
+    /// ``SignedDataEnvelope``'s reading of it would be `nil`.
+    ///
+    /// The rebuild writes every TLV of the envelope's shape in strict DER and the checks that
+    /// accepted the input guarantee the rest of it (certificates strict-DER SEQUENCEs, signed
+    /// attributes DER, a digest algorithm SHA-1 or SHA-256 with absent or NULL parameters listed
+    /// alone in digestAlgorithms, a signature algorithm of an OID and absent or NULL parameters).
+    /// What is left is compared here, in the few octets it concerns: the digest algorithm's OID
+    /// encoding, the signature algorithm's parameters, a non-empty signature.
+    private static func envelope(in der: [UInt8], ranges: SignedDataEnvelope, digest: Range<Int>) -> SignedDataEnvelope? {
+        let oid = ranges.digestAlgorithm == .sha1 ? SignedDataEnvelope.sha1OID : SignedDataEnvelope.sha256OID
+        return der.withUnsafeBufferPointer { pointer -> SignedDataEnvelope? in
+            let cursor = DERCursor(pointer)
+            guard !ranges.signature.isEmpty,
+                  let algorithm = cursor.element(at: digest.lowerBound, within: digest.upperBound),
+                  let digestOID = cursor.element(at: algorithm.contentStart, within: algorithm.end),
+                  cursor.equals(digestOID.whole, oid),
+                  let signatureAlgorithm = cursor.element(
+                      at: ranges.signatureAlgorithm.lowerBound, within: ranges.signatureAlgorithm.upperBound),
+                  let signatureOID = cursor.element(at: signatureAlgorithm.contentStart, within: signatureAlgorithm.end),
+                  signatureOID.identifier == .objectIdentifier
+            else { return nil }
+            if signatureOID.end != signatureAlgorithm.end {
+                guard let parameters = cursor.element(at: signatureOID.end, within: signatureAlgorithm.end),
+                      parameters.identifier == .null, parameters.contentStart == parameters.end,
+                      parameters.end == signatureAlgorithm.end
+                else { return nil }
+            }
+            return ranges
+        }
     }
 }

@@ -13,42 +13,42 @@ package enum CertificateStructure {
     package static func isCertificate(_ der: [UInt8]) -> Bool {
         der.withUnsafeBufferPointer { pointer in
             let cursor = DERCursor(pointer)
-            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.tag == 0x30,
+            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.identifier == .sequence,
                   certificate.end == pointer.count,
                   let items = children(cursor, certificate), items.count == 3,
-                  items[0].tag == 0x30, isAlgorithmIdentifier(cursor, items[1]), isBitString(cursor, items[2]),
+                  items[0].identifier == .sequence, isAlgorithmIdentifier(cursor, items[1]), isBitString(cursor, items[2]),
                   let tbs = children(cursor, items[0]), tbs.count >= 6
             else { return false }
             var index = 0
             var version = 0
-            if tbs[0].tag == 0xA0 {
-                guard let explicit = children(cursor, tbs[0]), explicit.count == 1, explicit[0].tag == 0x02,
+            if tbs[0].identifier == .contextSpecific(0, constructed: true) {
+                guard let explicit = children(cursor, tbs[0]), explicit.count == 1, explicit[0].identifier == .integer,
                       explicit[0].end - explicit[0].contentStart == 1, pointer[explicit[0].contentStart] <= 2
                 else { return false }
                 version = Int(pointer[explicit[0].contentStart])
                 index = 1
             }
             guard tbs.count >= index + 6,
-                  tbs[index].tag == 0x02, isMinimalInteger(pointer[tbs[index].contentStart..<tbs[index].end]),
+                  tbs[index].identifier == .integer, isMinimalInteger(pointer[tbs[index].contentStart..<tbs[index].end]),
                   isAlgorithmIdentifier(cursor, tbs[index + 1]),
                   cursor.equals(tbs[index + 1].whole, Array(pointer[items[1].whole])),
                   isName(cursor, tbs[index + 2]),
-                  tbs[index + 3].tag == 0x30, let validity = children(cursor, tbs[index + 3]), validity.count == 2,
+                  tbs[index + 3].identifier == .sequence, let validity = children(cursor, tbs[index + 3]), validity.count == 2,
                   isTime(cursor, validity[0]), isTime(cursor, validity[1]),
                   isName(cursor, tbs[index + 4]),
-                  tbs[index + 5].tag == 0x30, let key = children(cursor, tbs[index + 5]), key.count == 2,
+                  tbs[index + 5].identifier == .sequence, let key = children(cursor, tbs[index + 5]), key.count == 2,
                   isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1]), isPublicKey(cursor, key)
             else { return false }
             index += 6
-            if index < tbs.count, tbs[index].tag == 0x81 {
+            if index < tbs.count, tbs[index].identifier == .contextSpecific(1, constructed: false) {
                 guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
                 index += 1
             }
-            if index < tbs.count, tbs[index].tag == 0x82 {
+            if index < tbs.count, tbs[index].identifier == .contextSpecific(2, constructed: false) {
                 guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
                 index += 1
             }
-            if index < tbs.count, tbs[index].tag == 0xA3 {
+            if index < tbs.count, tbs[index].identifier == .contextSpecific(3, constructed: true) {
                 guard version == 2, isExtensions(cursor, tbs[index]) else { return false }
                 index += 1
             }
@@ -69,20 +69,20 @@ package enum CertificateStructure {
     /// signature before them), checking nothing else; `nil` when they are not there.
     package static func tbsFields(_ cursor: DERCursor) -> TBSFields? {
         let count = cursor.bytes.count
-        guard let certificate = cursor.element(at: 0, within: count), certificate.tag == 0x30, certificate.end == count,
-              let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.tag == 0x30,
+        guard let certificate = cursor.element(at: 0, within: count), certificate.identifier == .sequence, certificate.end == count,
+              let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.identifier == .sequence,
               var field = cursor.element(at: tbs.contentStart, within: tbs.end)
         else { return nil }
-        if field.tag == 0xA0 {  // [0] version
+        if field.identifier == .contextSpecific(0, constructed: true) {  // [0] version
             guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
             field = next
         }
-        guard field.tag == 0x02,  // serialNumber
-              let signature = cursor.element(at: field.end, within: tbs.end), signature.tag == 0x30,
-              let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.tag == 0x30,
-              let validity = cursor.element(at: issuer.end, within: tbs.end), validity.tag == 0x30,
-              let subject = cursor.element(at: validity.end, within: tbs.end), subject.tag == 0x30,
-              let key = cursor.element(at: subject.end, within: tbs.end), key.tag == 0x30
+        guard field.identifier == .integer,  // serialNumber
+              let signature = cursor.element(at: field.end, within: tbs.end), signature.identifier == .sequence,
+              let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.identifier == .sequence,
+              let validity = cursor.element(at: issuer.end, within: tbs.end), validity.identifier == .sequence,
+              let subject = cursor.element(at: validity.end, within: tbs.end), subject.identifier == .sequence,
+              let key = cursor.element(at: subject.end, within: tbs.end), key.identifier == .sequence
         else { return nil }
         return TBSFields(issuer: issuer, validity: validity, subject: subject, subjectPublicKeyInfo: key)
     }
@@ -100,10 +100,11 @@ package enum CertificateStructure {
     /// `range` of the cursor's buffer (one ``isCertificate(_:)`` accepted).
     package static func issuerAndSerial(_ cursor: DERCursor, _ range: Range<Int>) -> (issuer: Range<Int>, serial: Range<Int>)? {
         guard let certificate = cursor.element(at: range.lowerBound, within: range.upperBound),
-              let tbsElement = cursor.element(at: certificate.contentStart, within: certificate.end), tbsElement.tag == 0x30,
+              let tbsElement = cursor.element(at: certificate.contentStart, within: certificate.end),
+              tbsElement.identifier == .sequence,
               var element = cursor.element(at: tbsElement.contentStart, within: tbsElement.end)
         else { return nil }
-        if element.tag == 0xA0 {
+        if element.identifier == .contextSpecific(0, constructed: true) {
             guard let next = cursor.element(at: element.end, within: tbsElement.end) else { return nil }
             element = next
         }
@@ -121,7 +122,7 @@ package enum CertificateStructure {
     package static func looseNameKey(_ der: [UInt8]) -> [[UInt8]]? {
         der.withUnsafeBufferPointer { pointer -> [[UInt8]]? in
             let cursor = DERCursor(pointer)
-            guard let name = cursor.element(at: 0, within: pointer.count), name.tag == 0x30,
+            guard let name = cursor.element(at: 0, within: pointer.count), name.identifier == .sequence,
                   let relatives = children(cursor, name)
             else { return nil }
             var key: [[UInt8]] = []
@@ -133,7 +134,7 @@ package enum CertificateStructure {
                     var item = Array(pointer[pair[0].contentStart..<pair[0].end])
                     item.append(0)
                     let value = pointer[pair[1].contentStart..<pair[1].end]
-                    for scalar in looseScalars(value, tag: pair[1].tag) {
+                    for scalar in looseScalars(value, tag: pair[1].identifier) {
                         if scalar == 0x20 || (0x09...0x0D).contains(scalar) { continue }
                         let lowered = (0x41...0x5A).contains(scalar) ? scalar + 0x20 : scalar
                         guard let unicode = Unicode.Scalar(lowered) else { continue }
@@ -146,12 +147,12 @@ package enum CertificateStructure {
         }
     }
 
-    private static func looseScalars(_ value: Slice<UnsafeBufferPointer<UInt8>>, tag: UInt8) -> [UInt32] {
+    private static func looseScalars(_ value: Slice<UnsafeBufferPointer<UInt8>>, tag: ASN1Tag) -> [UInt32] {
         switch tag {
-        case 0x0C:
+        case .utf8String:
             return String(decoding: value, as: UTF8.self).unicodeScalars.map(\.value)
-        case 0x1E, 0x1C:
-            let width = tag == 0x1E ? 2 : 4
+        case .bmpString, .universalString:
+            let width = tag == .bmpString ? 2 : 4
             var scalars: [UInt32] = []
             var index = value.startIndex
             while value.endIndex - index >= width {
@@ -189,28 +190,15 @@ package enum CertificateStructure {
         }
     }
 
-    /// Whether OBJECT IDENTIFIER content octets are what `decodeObjectIdentifier` accepts (1–128
-    /// octets, no arc starting with 0x80, at most 9 octets per arc, the last arc complete), without
-    /// building the dotted string.
+    /// Whether OBJECT IDENTIFIER content octets are what `decodeObjectIdentifier` accepts
+    /// (``ObjectIdentifierContent/isValid(_:)``), without building the dotted string.
     package static func isObjectIdentifier<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
-        guard !content.isEmpty, content.count <= 128 else { return false }
-        var octets = 0
-        for byte in content {
-            if octets == 0, byte == 0x80 { return false }
-            octets += 1
-            guard octets <= 9 else { return false }
-            if byte & 0x80 == 0 { octets = 0 }
-        }
-        return octets == 0
+        ObjectIdentifierContent.isValid(content)
     }
 
-    /// Whether INTEGER content octets are non-empty and minimal.
+    /// Whether INTEGER content octets are non-empty and minimal (``ASN1Integer/isMinimal(_:)``).
     package static func isMinimalInteger<Octets: Collection<UInt8>>(_ content: Octets) -> Bool {
-        guard let first = content.first else { return false }
-        let secondIndex = content.index(after: content.startIndex)
-        guard secondIndex != content.endIndex else { return true }
-        let second = content[secondIndex]
-        return !(first == 0x00 && second & 0x80 == 0) && !(first == 0xFF && second & 0x80 != 0)
+        ASN1Integer.isMinimal(content)
     }
 
     // MARK: Internals
@@ -222,12 +210,12 @@ package enum CertificateStructure {
     }
 
     private static func isOID(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        element.tag == 0x06 && isObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
+        element.identifier == .objectIdentifier && isObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
     }
 
     /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
     private static func isAlgorithmIdentifier(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard element.tag == 0x30, let items = children(cursor, element), (1...2).contains(items.count),
+        guard element.identifier == .sequence, let items = children(cursor, element), (1...2).contains(items.count),
               isOID(cursor, items[0])
         else { return false }
         return items.count == 1 || isWellFormed(cursor, items[1], depth: 0)
@@ -235,18 +223,19 @@ package enum CertificateStructure {
 
     /// Whether a constructed element's content tiles into strict DER elements, recursively (bounded).
     private static func isWellFormed(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int) -> Bool {
-        guard element.tag & 0x20 != 0 else {
-            guard element.tag & 0xC0 == 0 else { return true }
-            return isWellFormedPrimitive(tag: UInt32(element.tag & 0x1F), cursor.bytes[element.contentStart..<element.end])
+        let tag = element.identifier
+        guard tag.isConstructed else {
+            guard tag.isUniversal else { return true }
+            return isWellFormedPrimitive(tag: UInt32(tag.number), cursor.bytes[element.contentStart..<element.end])
         }
         // Universal types in constructed form: in DER only SEQUENCE and SET.
-        guard element.tag & 0xC0 != 0 || element.tag == 0x30 || element.tag == 0x31 else { return false }
+        guard !tag.isUniversal || tag == .sequence || tag == .set else { return false }
         guard depth < maximumDepth, let items = children(cursor, element) else { return false }
         return items.allSatisfy { isWellFormed(cursor, $0, depth: depth + 1) }
     }
 
     private static func isBitString(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        element.tag == 0x03 && isBitStringContent(cursor.bytes[element.contentStart..<element.end])
+        element.identifier == .bitString && isBitStringContent(cursor.bytes[element.contentStart..<element.end])
     }
 
     /// BIT STRING content: an unused-bits octet 0…7 (0 when empty), the unused bits zero.
@@ -266,9 +255,9 @@ package enum CertificateStructure {
         else { return true }
         let bits = key[1]
         guard bits.end - bits.contentStart >= 2, cursor.bytes[bits.contentStart] == 0,
-              let rsaKey = cursor.element(at: bits.contentStart + 1, within: bits.end), rsaKey.tag == 0x30,
+              let rsaKey = cursor.element(at: bits.contentStart + 1, within: bits.end), rsaKey.identifier == .sequence,
               rsaKey.end == bits.end, let numbers = children(cursor, rsaKey), numbers.count == 2,
-              numbers.allSatisfy({ $0.tag == 0x02 && isMinimalInteger(cursor.bytes[$0.contentStart..<$0.end]) })
+              numbers.allSatisfy({ $0.identifier == .integer && isMinimalInteger(cursor.bytes[$0.contentStart..<$0.end]) })
         else { return false }
         return true
     }
@@ -276,11 +265,11 @@ package enum CertificateStructure {
     /// Name ::= SEQUENCE OF RelativeDistinguishedName (SET SIZE (1..MAX) OF
     /// SEQUENCE { OBJECT IDENTIFIER, value }), values of a directory string type (or a SEQUENCE).
     private static func isName(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard element.tag == 0x30, let names = children(cursor, element) else { return false }
+        guard element.identifier == .sequence, let names = children(cursor, element) else { return false }
         for relative in names {
-            guard relative.tag == 0x31, let attributes = children(cursor, relative), !attributes.isEmpty else { return false }
+            guard relative.identifier == .set, let attributes = children(cursor, relative), !attributes.isEmpty else { return false }
             for attribute in attributes {
-                guard attribute.tag == 0x30, let pair = children(cursor, attribute), pair.count == 2,
+                guard attribute.identifier == .sequence, let pair = children(cursor, attribute), pair.count == 2,
                       isOID(cursor, pair[0]), isDirectoryValue(cursor, pair[1])
                 else { return false }
             }
@@ -292,14 +281,14 @@ package enum CertificateStructure {
     /// `ASN1_PRINTABLE` set), with the encodings OpenSSL converts (UTF-8, UCS-2, UCS-4) valid.
     private static func isDirectoryValue(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
         let content = cursor.bytes[element.contentStart..<element.end]
-        switch element.tag {
-        case 0x12, 0x13, 0x14, 0x16:
+        switch element.identifier {
+        case .numericString, .printableString, .teletexString, .ia5String:
             return true
-        case 0x0C:
+        case .utf8String:
             return isUTF8(content)
-        case 0x1E:
+        case .bmpString:
             return content.count % 2 == 0 && isScalars(content, width: 2)
-        case 0x1C:
+        case .universalString:
             return content.count % 4 == 0 && isScalars(content, width: 4)
         default:
             return false
@@ -330,43 +319,24 @@ package enum CertificateStructure {
         return true
     }
 
-    /// UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, fields in range and the day one
-    /// that its month has in its year.
+    /// A `Time` in the strict form ``CertificateTime`` reads.
     private static func isTime(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        let content = Array(cursor.bytes[element.contentStart..<element.end])
-        let digits: Int
-        switch (element.tag, content.count) {
-        case (0x17, 13): digits = 12
-        case (0x18, 15): digits = 14
-        default: return false
-        }
-        guard content[digits] == UInt8(ascii: "Z"),
-              content[..<digits].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return false }
-        func number(_ at: Int) -> Int { Int(content[at] - 48) * 10 + Int(content[at + 1] - 48) }
-        let base = digits - 10  // month offset
-        // UTCTime years 50–99 are 19YY, 00–49 20YY (RFC 5280 §4.1.2.5.1).
-        let year = digits == 12 ? (number(0) < 50 ? 2000 + number(0) : 1900 + number(0)) : number(0) * 100 + number(2)
-        let month = number(base), day = number(base + 2), hour = number(base + 4)
-        let minute = number(base + 6), second = number(base + 8)
-        // A day that the month does not have (February 30, April 31) is no time at all.
-        return (1...12).contains(month) && day >= 1 && day <= RFC3339.daysInMonth(month, year: year) && hour < 24
-            && minute < 60 && second < 60
+        CertificateTime(cursor, element) != nil
     }
 
     /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,
     /// critical BOOLEAN (DER TRUE only) OPTIONAL, extnValue OCTET STRING }, no OID twice.
     private static func isExtensions(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard let explicit = children(cursor, element), explicit.count == 1, explicit[0].tag == 0x30,
+        guard let explicit = children(cursor, element), explicit.count == 1, explicit[0].identifier == .sequence,
               let extensions = children(cursor, explicit[0]), !extensions.isEmpty
         else { return false }
         var seen: [ArraySlice<UInt8>] = []
         for item in extensions {
-            guard item.tag == 0x30, let parts = children(cursor, item), (2...3).contains(parts.count),
-                  isOID(cursor, parts[0]), parts[parts.count - 1].tag == 0x04
+            guard item.identifier == .sequence, let parts = children(cursor, item), (2...3).contains(parts.count),
+                  isOID(cursor, parts[0]), parts[parts.count - 1].identifier == .octetString
             else { return false }
             if parts.count == 3 {
-                guard parts[1].tag == 0x01, parts[1].end - parts[1].contentStart == 1,
+                guard parts[1].identifier == .boolean, parts[1].end - parts[1].contentStart == 1,
                       cursor.bytes[parts[1].contentStart] == 0xFF
                 else { return false }
             }
@@ -391,15 +361,15 @@ package enum CertificateStructure {
     /// GeneralNames ::= SEQUENCE SIZE (1..MAX) OF GeneralName (context tags [0]–[8], constructed
     /// exactly for otherName, x400Address, directoryName and ediPartyName).
     private static func isGeneralNames(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard element.tag == 0x30, let names = children(cursor, element), !names.isEmpty else { return false }
+        guard element.identifier == .sequence, let names = children(cursor, element), !names.isEmpty else { return false }
         for name in names {
-            guard name.tag & 0xC0 == 0x80 else { return false }
-            let number = name.tag & 0x1F
-            let constructed = name.tag & 0x20 != 0
+            guard name.identifier.isContextSpecific else { return false }
+            let number = name.identifier.number
+            let constructed = name.identifier.isConstructed
             switch number {
             case 0:
                 guard constructed, let parts = children(cursor, name), parts.count == 2, isOID(cursor, parts[0]),
-                      parts[1].tag == 0xA0, isWellFormed(cursor, parts[1], depth: 0)
+                      parts[1].identifier == .contextSpecific(0, constructed: true), isWellFormed(cursor, parts[1], depth: 0)
                 else { return false }
             case 3, 5:
                 guard constructed, isWellFormed(cursor, name, depth: 0) else { return false }

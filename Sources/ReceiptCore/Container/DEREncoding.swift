@@ -28,7 +28,7 @@ enum DEREncoding {
 
     /// Appends an INTEGER's content octets (already checked minimal) under a minimal header.
     static func append(version node: BERNode, of reader: BERReader, to der: inout [UInt8]) {
-        appendHeader(0x02, node.contentLength, to: &der)
+        appendHeader(ASN1Tag.integer.octet, node.contentLength, to: &der)
         der += reader.content(of: node)
     }
 
@@ -38,7 +38,7 @@ enum DEREncoding {
     /// members keep their order (no node re-encoded here is a SET whose order is signed).
     /// - Throws: `not_pkcs7` when a constructed string's segments are not strings of its type.
     static func append(_ node: BERNode, of reader: BERReader, to der: inout [UInt8]) throws(ReceiptValidationError) {
-        let isString = node.tagClass == 0 && node.isConstructed && BERReader.isStringTag(node.tagNumber)
+        let isString = node.isConstructedString
         if !node.isConstructed || isString {
             let content: [UInt8]
             do {
@@ -46,34 +46,16 @@ enum DEREncoding {
             } catch {
                 throw ReceiptValidationError(.notPKCS7, "A constructed string is malformed: \(error.reason).", offset: error.offset)
             }
-            appendIdentifier(node, constructed: false, to: &der)
+            der += node.identifierOctets(constructed: false)
             appendLength(content.count, to: &der)
             der += content
             return
         }
         var children: [UInt8] = []
         for child in node.children { try append(child, of: reader, to: &children) }
-        appendIdentifier(node, constructed: true, to: &der)
+        der += node.identifierOctets(constructed: true)
         appendLength(children.count, to: &der)
         der += children
-    }
-
-    private static func appendIdentifier(_ node: BERNode, constructed: Bool, to der: inout [UInt8]) {
-        let leading = (node.tagClass << 6) | (constructed ? 0x20 : 0)
-        guard node.tagNumber >= 0x1F else {
-            der.append(leading | UInt8(node.tagNumber))
-            return
-        }
-        der.append(leading | 0x1F)
-        var groups: [UInt8] = []
-        var number = node.tagNumber
-        repeat {
-            groups.append(UInt8(number & 0x7F))
-            number >>= 7
-        } while number > 0
-        for (index, group) in groups.reversed().enumerated() {
-            der.append(index == groups.count - 1 ? group : group | 0x80)
-        }
     }
 
     private static func appendLength(_ length: Int, to der: inout [UInt8]) {

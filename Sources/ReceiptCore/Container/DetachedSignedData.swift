@@ -34,12 +34,25 @@ package struct DetachedSignedData: Sendable {
 
     /// Re-encodes `bytes` whose ``SignedDataEnvelope`` the caller has read already (`nil` when they
     /// are not in the canonical shape: then this is `nil` too).
-    /// - Parameter envelope: `SignedDataEnvelope(bytes)`, read from these very bytes.
-    package init?(_ bytes: [UInt8], envelope: SignedDataEnvelope?, omitting: (Range<Int>) -> Bool) {
+    /// - Parameters:
+    ///   - envelope: `SignedDataEnvelope(bytes)`, read from these very bytes.
+    ///   - certificates: the embedded certificates' ranges when the caller knows them (the
+    ///     validator's ``CheckedSignedData/certificates`` of the ``CanonicalSignedData`` it built):
+    ///     they must tile the envelope's certificates field, in order; `nil`: read here.
+    package init?(
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates known: [Range<Int>]? = nil,
+        omitting: (Range<Int>) -> Bool
+    ) {
         guard let envelope, envelope.certificates.upperBound <= bytes.count else { return nil }
         var kept: [Range<Int>] = []
         var omitted: [Range<Int>] = []
-        let tiled = bytes.withUnsafeBufferPointer { pointer -> Bool in
+        if let known, known.first?.lowerBound == envelope.certificates.lowerBound,
+           known.last?.upperBound == envelope.certificates.upperBound,
+           zip(known, known.dropFirst()).allSatisfy({ $0.upperBound == $1.lowerBound }) {
+            for range in known {
+                if omitting(range) { omitted.append(range) } else { kept.append(range) }
+            }
+        } else if !(bytes.withUnsafeBufferPointer { pointer -> Bool in
             let cursor = DERCursor(pointer)
             var position = envelope.certificates.lowerBound
             while position < envelope.certificates.upperBound {
@@ -50,8 +63,9 @@ package struct DetachedSignedData: Sendable {
                 position = certificate.end
             }
             return true
+        }) {
+            return nil
         }
-        guard tiled else { return nil }
 
         // The envelope ends with signerInfos, right after the certificates field (no crls).
         let signerInfos = envelope.certificates.upperBound..<bytes.count
@@ -64,15 +78,15 @@ package struct DetachedSignedData: Sendable {
 
         var der: [UInt8] = []
         der.reserveCapacity(DEREncoding.headerLength(contentInfoLength) + contentInfoLength)
-        DEREncoding.appendHeader(0x30, contentInfoLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, contentInfoLength, to: &der)
         der += SignedDataEnvelope.signedDataOID
-        DEREncoding.appendHeader(0xA0, explicitLength, to: &der)
-        DEREncoding.appendHeader(0x30, signedDataLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicitLength, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signedDataLength, to: &der)
         der += bytes[envelope.head]
-        DEREncoding.appendHeader(0x30, SignedDataEnvelope.dataOID.count, to: &der)
+        DEREncoding.appendHeader(ASN1Tag.sequence.octet, SignedDataEnvelope.dataOID.count, to: &der)
         der += SignedDataEnvelope.dataOID
         if !kept.isEmpty {
-            DEREncoding.appendHeader(0xA0, keptLength, to: &der)
+            DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, keptLength, to: &der)
             for range in kept { der += bytes[range] }
         }
         der += bytes[signerInfos]

@@ -83,22 +83,5 @@ func decodeObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
 
 /// ``decodeObjectIdentifier(_:)`` without the catalogue (which is built with it).
 func dottedObjectIdentifier(_ content: ArraySlice<UInt8>) -> String? {
-    guard !content.isEmpty, content.count <= 128 else { return nil }
-    var components: [UInt64] = []
-    var value: UInt64 = 0
-    var octets = 0
-    for byte in content {
-        if octets == 0, byte == 0x80 { return nil }
-        octets += 1
-        guard octets <= 9 else { return nil }
-        value = (value << 7) | UInt64(byte & 0x7F)
-        if byte & 0x80 == 0 {
-            components.append(value)
-            value = 0
-            octets = 0
-        }
-    }
-    guard octets == 0, let first = components.first else { return nil }
-    let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
-    return (head + components.dropFirst()).map(String.init).joined(separator: ".")
+    ObjectIdentifierContent.dotted(content)
 }

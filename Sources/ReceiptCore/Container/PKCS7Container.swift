@@ -55,7 +55,7 @@ public struct PKCS7Container: Hashable, Sendable {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The input is empty, not a PKCS #7 structure.", offset: 0)
         }
-        guard bytes[0] == 0x30 else {
+        guard bytes[0] == ASN1Tag.sequence.octet else {
             throw ReceiptValidationError(
                 .notPKCS7, "Not a PKCS #7 structure: the input does not start with an ASN.1 SEQUENCE (0x30).", offset: 0
             )
@@ -75,10 +75,10 @@ public struct PKCS7Container: Hashable, Sendable {
         }
 
         // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY OPTIONAL }
-        guard root.isUniversal(16), root.isConstructed else {
+        guard root.identifier == .sequence else {
             throw notPKCS7("the outer element is not a SEQUENCE", root.offset)
         }
-        guard let typeNode = root.children.first, typeNode.isUniversal(6), !typeNode.isConstructed,
+        guard let typeNode = root.children.first, typeNode.identifier == .objectIdentifier,
               let contentType = decodeObjectIdentifier(reader.content(of: typeNode))
         else {
             throw notPKCS7("the ContentInfo does not start with an OBJECT IDENTIFIER", root.children.first?.offset ?? root.contentStart)
@@ -89,8 +89,8 @@ public struct PKCS7Container: Hashable, Sendable {
         guard contentType == Self.signedDataOID else {
             throw notSigned("content type \(contentType) is not signedData", typeNode.offset)
         }
-        guard root.children.count >= 2, root.children[1].isContext(0), root.children[1].isConstructed,
-              let signedData = root.children[1].children.first, signedData.isUniversal(16), signedData.isConstructed
+        guard root.children.count >= 2, root.children[1].identifier == .contextSpecific(0, constructed: true),
+              let signedData = root.children[1].children.first, signedData.identifier == .sequence
         else {
             throw notSigned("the signedData content is missing", typeNode.end)
         }
@@ -98,7 +98,7 @@ public struct PKCS7Container: Hashable, Sendable {
         // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, [0] certificates,
         //                           [1] crls, signerInfos SET }
         let fields = signedData.children
-        guard fields.count >= 4, fields[0].isUniversal(2), fields[1].isUniversal(17), fields[2].isUniversal(16) else {
+        guard fields.count >= 4, fields[0].hasTag(.integer), fields[1].hasTag(.set), fields[2].hasTag(.sequence) else {
             throw notSigned("SignedData does not have the version, digestAlgorithms and encapContentInfo fields", signedData.offset)
         }
         var algorithms: [DigestAlgorithm] = []
@@ -110,7 +110,7 @@ public struct PKCS7Container: Hashable, Sendable {
         }
 
         let encap = fields[2]
-        guard let eTypeNode = encap.children.first, eTypeNode.isUniversal(6),
+        guard let eTypeNode = encap.children.first, eTypeNode.hasTag(.objectIdentifier),
               let eType = decodeObjectIdentifier(reader.content(of: eTypeNode))
         else {
             throw notSigned("encapContentInfo has no content type", encap.offset)
@@ -118,8 +118,8 @@ public struct PKCS7Container: Hashable, Sendable {
         guard eType == Self.dataOID else {
             throw notSigned("encapsulated content type \(eType) is not data", eTypeNode.offset)
         }
-        guard encap.children.count >= 2, encap.children[1].isContext(0), encap.children[1].isConstructed,
-              let octets = encap.children[1].children.first, octets.isUniversal(4)
+        guard encap.children.count >= 2, encap.children[1].identifier == .contextSpecific(0, constructed: true),
+              let octets = encap.children[1].children.first, octets.hasTag(.octetString)
         else {
             throw notSigned("there is no encapsulated content (detached signature)", eTypeNode.end)
         }
@@ -132,12 +132,12 @@ public struct PKCS7Container: Hashable, Sendable {
 
         var certificates: [Certificate] = []
         var index = 3
-        if index < fields.count, fields[index].isContext(0) {
+        if index < fields.count, fields[index].hasTag(.contextSpecific(0, constructed: true)) {
             certificates = fields[index].children.map { Certificate(derBytes: reader.encoding(of: $0)) }
             index += 1
         }
-        if index < fields.count, fields[index].isContext(1) { index += 1 }
-        guard index < fields.count, fields[index].isUniversal(17) else {
+        if index < fields.count, fields[index].hasTag(.contextSpecific(1, constructed: true)) { index += 1 }
+        guard index < fields.count, fields[index].hasTag(.set) else {
             throw notSigned("SignedData has no signerInfos SET", fields[min(index, fields.count - 1)].offset)
         }
         let signers = fields[index].children
@@ -145,7 +145,7 @@ public struct PKCS7Container: Hashable, Sendable {
             throw notSigned("there is no signer", fields[index].offset)
         }
         // SignerInfo ::= SEQUENCE { version, sid, digestAlgorithm, [0] signedAttrs, signatureAlgorithm, signature, ... }
-        guard signer.isUniversal(16), signer.children.count >= 5,
+        guard signer.hasTag(.sequence), signer.children.count >= 5,
               let signerDigest = Self.algorithmOID(signer.children[2], reader)
         else {
             throw notSigned("the SignerInfo is malformed", signer.offset)
@@ -156,14 +156,14 @@ public struct PKCS7Container: Hashable, Sendable {
         self.digestAlgorithms = algorithms
         self.digestAlgorithm = DigestAlgorithm(oid: signerDigest)
         self.signerCount = signers.count
-        self.hasSignedAttributes = signer.children[3].isContext(0)
+        self.hasSignedAttributes = signer.children[3].hasTag(.contextSpecific(0, constructed: true))
         self.encoding = reader.sawNonDER ? .ber : .der
         self.isContentConstructed = octets.isConstructed
     }
 
     /// The OID of an AlgorithmIdentifier SEQUENCE, or nil.
     private static func algorithmOID(_ node: BERNode, _ reader: BERReader) -> String? {
-        guard node.isUniversal(16), let oidNode = node.children.first, oidNode.isUniversal(6), !oidNode.isConstructed else {
+        guard node.hasTag(.sequence), let oidNode = node.children.first, oidNode.identifier == .objectIdentifier else {
             return nil
         }
         return decodeObjectIdentifier(reader.content(of: oidNode))

@@ -25,7 +25,7 @@ package enum SignedAttributeEncoding {
     /// Whether the TLV at `range` of the cursor's buffer is exactly one `[0]` constructed element
     /// (the signed attributes as sent) whose whole encoding is DER in the sense above.
     package static func isDER(_ cursor: DERCursor, _ range: Range<Int>) -> Bool {
-        guard let outer = cursor.element(at: range.lowerBound, within: range.upperBound), outer.tag == 0xA0,
+        guard let outer = cursor.element(at: range.lowerBound, within: range.upperBound), outer.identifier == .contextSpecific(0, constructed: true),
               outer.end == range.upperBound
         else { return false }
         return isDER(cursor, outer, depth: 0)
@@ -39,9 +39,9 @@ package enum SignedAttributeEncoding {
 
     private static func isDER(_ cursor: DERCursor, _ element: DERCursor.Element, depth: Int) -> Bool {
         let content = cursor.bytes[element.contentStart..<element.end]
-        guard element.tag & 0x20 != 0 else {
-            guard element.tag & 0xC0 == 0 else { return true }
-            let tag = UInt32(element.tag & 0x1F)
+        guard element.identifier.isConstructed else {
+            guard element.identifier.isUniversal else { return true }
+            let tag = UInt32(element.identifier.number)
             guard CertificateStructure.isWellFormedPrimitive(tag: tag, content) else { return false }
             switch tag {
             case 1:
@@ -53,10 +53,10 @@ package enum SignedAttributeEncoding {
                 return true
             }
         }
-        let isUniversal = element.tag & 0xC0 == 0
-        guard !isUniversal || element.tag == 0x30 || element.tag == 0x31, depth < maximumDepth else { return false }
+        let isUniversal = element.identifier.isUniversal
+        guard !isUniversal || element.identifier == .sequence || element.identifier == .set, depth < maximumDepth else { return false }
         // The attribute set is `[0] IMPLICIT SET OF`: ordered as a SET.
-        let isSet = element.tag == 0x31 || depth == 0
+        let isSet = element.identifier == .set || depth == 0
         var previous: Range<Int>?
         var count = 0
         var position = element.contentStart

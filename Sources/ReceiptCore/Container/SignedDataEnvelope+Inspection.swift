@@ -16,12 +16,12 @@ extension SignedDataEnvelope {
             guard Self.walk(cursor, at: 0, within: pointer.count, depth: 0, elements: &elements) else { return false }
             // digestAlgorithms: head = version TLV then the SET TLV.
             guard let version = cursor.element(at: head.lowerBound, within: head.upperBound),
-                  let algorithms = cursor.element(at: version.end, within: head.upperBound), algorithms.tag == 0x31
+                  let algorithms = cursor.element(at: version.end, within: head.upperBound), algorithms.identifier == .set
             else { return false }
             var position = algorithms.contentStart
             while position < algorithms.end {
-                guard let algorithm = cursor.element(at: position, within: algorithms.end), algorithm.tag == 0x30,
-                      let oid = cursor.element(at: algorithm.contentStart, within: algorithm.end), oid.tag == 0x06,
+                guard let algorithm = cursor.element(at: position, within: algorithms.end), algorithm.identifier == .sequence,
+                      let oid = cursor.element(at: algorithm.contentStart, within: algorithm.end), oid.identifier == .objectIdentifier,
                       CertificateStructure.isObjectIdentifier(bytes[oid.contentStart..<oid.end])
                 else { return false }
                 position = algorithm.end
@@ -54,7 +54,7 @@ extension SignedDataEnvelope {
         guard depth <= PKCS7Container.maximumDepth else { return false }
         elements += 1
         guard elements <= PKCS7Container.maximumElements else { return false }
-        guard element.tag & 0x20 != 0 else { return true }
+        guard element.identifier.isConstructed else { return true }
         var position = element.contentStart
         while position < element.end {
             guard let child = cursor.element(at: position, within: element.end),

@@ -27,9 +27,12 @@ import Darwin
 /// Anything else is `nil`: the caller then takes the full verification path. Nothing here is
 /// trusted; it only locates the parts the fast path compares and verifies.
 ///
-/// The validator reads it once per validation and hands it to the fast path, the inspection
-/// before verification, the cache fill and the built-in backends (``SignedDataEnvelopeVerifying``).
-package struct SignedDataEnvelope: Sendable {
+/// The validator has it once per validation: read from the bytes when the verified-chain cache's
+/// fast path may use it, otherwise taken from the structure checks' reading
+/// (``init(structure:)``); it hands it to the fast path, the inspection before verification and the
+/// cache fill. The built-in backends (``SignedDataEnvelopeVerifying``) get the envelope of the
+/// canonical rebuild, known from the rebuild (``CanonicalSignedData/envelope``).
+package struct SignedDataEnvelope: Hashable, Sendable {
     /// `version` and `digestAlgorithms` of the SignedData (two adjacent TLVs).
     package var head: Range<Int>
     /// The encapsulated content octets (the receipt payload).
@@ -63,32 +66,32 @@ extension SignedDataEnvelope {
 
     private static func parse(_ p: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
         let reader = DERCursor(p)
-        guard let contentInfo = reader.element(at: 0, within: p.count), contentInfo.tag == 0x30,
+        guard let contentInfo = reader.element(at: 0, within: p.count), contentInfo.identifier == .sequence,
               contentInfo.end == p.count,
               let type = reader.element(at: contentInfo.contentStart, within: contentInfo.end),
               reader.equals(type.whole, signedDataOID),
-              let explicit = reader.element(at: type.end, within: contentInfo.end), explicit.tag == 0xA0,
+              let explicit = reader.element(at: type.end, within: contentInfo.end), explicit.identifier == .contextSpecific(0, constructed: true),
               explicit.end == contentInfo.end,
-              let signedData = reader.element(at: explicit.contentStart, within: explicit.end), signedData.tag == 0x30,
+              let signedData = reader.element(at: explicit.contentStart, within: explicit.end), signedData.identifier == .sequence,
               signedData.end == explicit.end,
-              let version = reader.element(at: signedData.contentStart, within: signedData.end), version.tag == 0x02,
-              let algorithms = reader.element(at: version.end, within: signedData.end), algorithms.tag == 0x31,
-              let encapsulated = reader.element(at: algorithms.end, within: signedData.end), encapsulated.tag == 0x30,
+              let version = reader.element(at: signedData.contentStart, within: signedData.end), version.identifier == .integer,
+              let algorithms = reader.element(at: version.end, within: signedData.end), algorithms.identifier == .set,
+              let encapsulated = reader.element(at: algorithms.end, within: signedData.end), encapsulated.identifier == .sequence,
               let eType = reader.element(at: encapsulated.contentStart, within: encapsulated.end),
               reader.equals(eType.whole, dataOID),
-              let eExplicit = reader.element(at: eType.end, within: encapsulated.end), eExplicit.tag == 0xA0,
+              let eExplicit = reader.element(at: eType.end, within: encapsulated.end), eExplicit.identifier == .contextSpecific(0, constructed: true),
               eExplicit.end == encapsulated.end,
-              let octets = reader.element(at: eExplicit.contentStart, within: eExplicit.end), octets.tag == 0x04,
+              let octets = reader.element(at: eExplicit.contentStart, within: eExplicit.end), octets.identifier == .octetString,
               octets.end == eExplicit.end,
-              let certificates = reader.element(at: encapsulated.end, within: signedData.end), certificates.tag == 0xA0,
+              let certificates = reader.element(at: encapsulated.end, within: signedData.end), certificates.identifier == .contextSpecific(0, constructed: true),
               certificates.contentStart < certificates.end,
-              let signerInfos = reader.element(at: certificates.end, within: signedData.end), signerInfos.tag == 0x31,
+              let signerInfos = reader.element(at: certificates.end, within: signedData.end), signerInfos.identifier == .set,
               signerInfos.end == signedData.end,
-              let signer = reader.element(at: signerInfos.contentStart, within: signerInfos.end), signer.tag == 0x30,
+              let signer = reader.element(at: signerInfos.contentStart, within: signerInfos.end), signer.identifier == .sequence,
               signer.end == signerInfos.end,
-              let signerVersion = reader.element(at: signer.contentStart, within: signer.end), signerVersion.tag == 0x02,
-              let sid = reader.element(at: signerVersion.end, within: signer.end), sid.tag == 0x30,
-              let digest = reader.element(at: sid.end, within: signer.end), digest.tag == 0x30,
+              let signerVersion = reader.element(at: signer.contentStart, within: signer.end), signerVersion.identifier == .integer,
+              let sid = reader.element(at: signerVersion.end, within: signer.end), sid.identifier == .sequence,
+              let digest = reader.element(at: sid.end, within: signer.end), digest.identifier == .sequence,
               let digestOID = reader.element(at: digest.contentStart, within: digest.end)
         else { return nil }
 
@@ -102,7 +105,7 @@ extension SignedDataEnvelope {
             return nil
         }
         if digestOID.end != digest.end {
-            guard let parameters = reader.element(at: digestOID.end, within: digest.end), parameters.tag == 0x05,
+            guard let parameters = reader.element(at: digestOID.end, within: digest.end), parameters.identifier == .null,
                   parameters.contentStart == parameters.end, parameters.end == digest.end
             else { return nil }
         }
@@ -116,7 +119,7 @@ extension SignedDataEnvelope {
         // The certificates field must tile into whole TLVs (each a SEQUENCE).
         var position = certificates.contentStart
         while position < certificates.end {
-            guard let certificate = reader.element(at: position, within: certificates.end), certificate.tag == 0x30 else {
+            guard let certificate = reader.element(at: position, within: certificates.end), certificate.identifier == .sequence else {
                 return nil
             }
             position = certificate.end
@@ -124,7 +127,7 @@ extension SignedDataEnvelope {
 
         guard var next = reader.element(at: digest.end, within: signer.end) else { return nil }
         var signedAttributes: Range<Int>?
-        if next.tag == 0xA0 {
+        if next.identifier == .contextSpecific(0, constructed: true) {
             guard SignedAttributeEncoding.isDER(reader, next.whole) else { return nil }
             signedAttributes = next.whole
             guard let following = reader.element(at: next.end, within: signer.end) else { return nil }
@@ -132,14 +135,14 @@ extension SignedDataEnvelope {
         }
         let signatureAlgorithm = next
         // signatureAlgorithm: an OID and nothing or NULL, strict DER.
-        guard signatureAlgorithm.tag == 0x30,
+        guard signatureAlgorithm.identifier == .sequence,
               let signatureOID = reader.element(at: signatureAlgorithm.contentStart, within: signatureAlgorithm.end),
-              signatureOID.tag == 0x06,
+              signatureOID.identifier == .objectIdentifier,
               signatureOID.end == signatureAlgorithm.end
                 || reader.element(at: signatureOID.end, within: signatureAlgorithm.end).map({
-                    $0.tag == 0x05 && $0.contentStart == $0.end && $0.end == signatureAlgorithm.end
+                    $0.identifier == .null && $0.contentStart == $0.end && $0.end == signatureAlgorithm.end
                 }) == true,
-              let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.tag == 0x04,
+              let signature = reader.element(at: signatureAlgorithm.end, within: signer.end), signature.identifier == .octetString,
               signature.end == signer.end, signature.contentStart < signature.end
         else { return nil }
 
@@ -153,89 +156,5 @@ extension SignedDataEnvelope {
             signature: signature.contentStart..<signature.end,
             digestAlgorithm: digestAlgorithm
         )
-    }
-}
-
-/// A strict DER TLV reader over a buffer: single-octet tags, definite minimal lengths, every
-/// length checked against the enclosing element. No allocation.
-///
-/// The one strict DER reader of the package (the certificate and signed-attribute rules, the
-/// verified-chain cache's envelope and template, the GnuTLS adapter's layout of its re-encoding,
-/// the parser's strict lane). It stays beside swift-asn1's `DER` parser, which builds a node tree,
-/// because it reads in place: the fast path and the parser's strict lane are the measured hot
-/// paths (`receipt-bench --loop validate|parse` under callgrind).
-package struct DERCursor {
-    /// One element.
-    package struct Element {
-        /// The identifier octet.
-        package var tag: UInt8
-        /// Offset of the identifier octet.
-        package var start: Int
-        /// Offset of the first content octet.
-        package var contentStart: Int
-        /// One past the last content octet.
-        package var end: Int
-        /// The whole TLV.
-        package var whole: Range<Int> { start..<end }
-        /// The identifier, named (compare with this, not with ``tag``'s number).
-        package var identifier: ASN1Tag { ASN1Tag(octet: tag) }
-    }
-
-    package let bytes: UnsafeBufferPointer<UInt8>
-
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
-
-    /// The element starting at `offset`, which must end at or before `limit`; `nil` when it is not
-    /// strict DER or does not fit.
-    @inline(__always)
-    package func element(at offset: Int, within limit: Int) -> Element? {
-        guard offset >= 0, limit <= bytes.count, offset < limit, limit - offset >= 2 else { return nil }
-        let tag = bytes[offset]
-        guard tag & 0x1F != 0x1F else { return nil }
-        let first = bytes[offset + 1]
-        var cursor = offset + 2
-        var length = 0
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let count = Int(first & 0x7F)
-            guard count >= 1, count <= 4, limit - cursor >= count, bytes[cursor] != 0 else { return nil }
-            for _ in 0..<count {
-                length = (length << 8) | Int(bytes[cursor])
-                cursor += 1
-            }
-            guard length >= 0x80 else { return nil }  // non-minimal
-        }
-        guard length <= limit - cursor else { return nil }
-        return Element(tag: tag, start: offset, contentStart: cursor, end: cursor + length)
-    }
-
-    /// More children than this in one element are refused by ``children(of:)``.
-    package static let maximumChildren = 4096
-
-    /// The elements inside a constructed element, or `nil` when it is primitive, when they do not
-    /// tile its content exactly, or when there are more than ``maximumChildren``.
-    package func children(of parent: Element) -> [Element]? {
-        guard parent.tag & 0x20 != 0 else { return nil }
-        var result: [Element] = []
-        var position = parent.contentStart
-        while position < parent.end {
-            guard result.count < Self.maximumChildren, let child = element(at: position, within: parent.end) else { return nil }
-            result.append(child)
-            position = child.end
-        }
-        return result
-    }
-
-    /// Whether the bytes in `range` equal `expected`.
-    package func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
-        guard range.count == expected.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
-        guard let base = bytes.baseAddress, !range.isEmpty else { return range.isEmpty }
-        return expected.withUnsafeBufferPointer { other in
-            guard let otherBase = other.baseAddress else { return false }
-            return memcmp(base + range.lowerBound, otherBase, range.count) == 0
-        }
     }
 }

@@ -84,6 +84,8 @@ package struct SignedDataStructure: Sendable {
     struct Parsed {
         var reader: BERReader
         var contentType: String
+        /// The ContentInfo (``SignedDataEnvelope/init(structure:)`` reads the skeleton from it).
+        var root: BERNode?
         var version: BERNode?
         var eContent: BERNode?
         var signerVersion: BERNode?
@@ -119,15 +121,16 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7(error.reason, error.offset)
         }
         // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY OPTIONAL }
-        guard root.isUniversal(16), root.isConstructed, (1...2).contains(root.children.count),
+        guard root.identifier == .sequence, (1...2).contains(root.children.count),
               let type = oid(root.children[0], reader)
         else {
             throw notPKCS7("the outer element is not a ContentInfo SEQUENCE { OBJECT IDENTIFIER, [0] content }", root.offset)
         }
         var parsed = Parsed(reader: reader, contentType: type)
+        parsed.root = root
         guard root.children.count == 2 else { return parsed }
         let explicit = root.children[1]
-        guard explicit.isContext(0), explicit.isConstructed, explicit.children.count == 1 else {
+        guard explicit.identifier == .contextSpecific(0, constructed: true), explicit.children.count == 1 else {
             throw notPKCS7("the ContentInfo content is not [0] EXPLICIT with one element", explicit.offset)
         }
         guard type == PKCS7Container.signedDataOID else { return parsed }
@@ -136,7 +139,7 @@ package struct SignedDataStructure: Sendable {
         // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,
         //                           [0] certificates OPTIONAL, [1] crls OPTIONAL, signerInfos SET }
         let signedData = explicit.children[0]
-        guard signedData.isUniversal(16), signedData.isConstructed, signedData.children.count >= 4 else {
+        guard signedData.identifier == .sequence, signedData.children.count >= 4 else {
             throw notPKCS7("SignedData is not a SEQUENCE of at least four fields", signedData.offset)
         }
         let fields = signedData.children
@@ -144,7 +147,7 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("the SignedData version is not an INTEGER", fields[0].offset)
         }
         parsed.version = fields[0]
-        guard fields[1].isUniversal(17), fields[1].isConstructed else {
+        guard fields[1].identifier == .set else {
             throw notPKCS7("digestAlgorithms is not a SET", fields[1].offset)
         }
         guard fields[1].children.count <= SignedDataLimits.maximumDigestAlgorithms else {
@@ -159,7 +162,7 @@ package struct SignedDataStructure: Sendable {
 
         // EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT OCTET STRING OPTIONAL }
         let encapsulated = fields[2]
-        guard encapsulated.isUniversal(16), encapsulated.isConstructed, (1...2).contains(encapsulated.children.count),
+        guard encapsulated.identifier == .sequence, (1...2).contains(encapsulated.children.count),
               let eType = oid(encapsulated.children[0], reader)
         else {
             throw notPKCS7("encapContentInfo is not a SEQUENCE { OBJECT IDENTIFIER, [0] content }", encapsulated.offset)
@@ -167,12 +170,12 @@ package struct SignedDataStructure: Sendable {
         parsed.eContentType = eType
         if encapsulated.children.count == 2 {
             let eExplicit = encapsulated.children[1]
-            guard eExplicit.isContext(0), eExplicit.isConstructed, eExplicit.children.count == 1 else {
+            guard eExplicit.identifier == .contextSpecific(0, constructed: true), eExplicit.children.count == 1 else {
                 throw notPKCS7("eContent is not [0] EXPLICIT with one element", eExplicit.offset)
             }
             if eType == PKCS7Container.dataOID {
                 let octets = eExplicit.children[0]
-                guard octets.isUniversal(4), !octets.isConstructed || isOctetStringSegments(octets) else {
+                guard octets.hasTag(.octetString), !octets.isConstructed || isOctetStringSegments(octets) else {
                     throw notPKCS7("the id-data eContent is not an OCTET STRING", octets.offset)
                 }
                 guard segmentDepth(octets) <= SignedDataLimits.maximumStringNesting else {
@@ -186,18 +189,18 @@ package struct SignedDataStructure: Sendable {
         }
 
         var index = 3
-        if fields[index].isContext(0) {
+        if fields[index].hasTag(.contextSpecific(0, constructed: true)) {
             guard fields[index].isConstructed else {
                 throw notPKCS7("the certificates field is not constructed", fields[index].offset)
             }
             parsed.certificates = fields[index].children
             index += 1
         }
-        if index < fields.count, fields[index].isContext(1) {
+        if index < fields.count, fields[index].hasTag(.contextSpecific(1, constructed: true)) {
             parsed.hasCRLs = true
             index += 1
         }
-        guard index == fields.count - 1, fields[index].isUniversal(17), fields[index].isConstructed else {
+        guard index == fields.count - 1, fields[index].identifier == .set else {
             throw notPKCS7("SignedData does not end with exactly one signerInfos SET", fields[min(index, fields.count - 1)].offset)
         }
         parsed.signers = fields[index].children
@@ -216,7 +219,7 @@ package struct SignedDataStructure: Sendable {
     /// signedAttrs [0] IMPLICIT SET OF Attribute OPTIONAL, signatureAlgorithm, signature OCTET STRING,
     /// unsignedAttrs [1] IMPLICIT SET OF Attribute OPTIONAL }
     private static func signerInfo(_ signer: BERNode, _ reader: BERReader, first: Bool, into parsed: inout Parsed) throws(ReceiptValidationError) {
-        guard signer.isUniversal(16), signer.isConstructed, (5...7).contains(signer.children.count) else {
+        guard signer.identifier == .sequence, (5...7).contains(signer.children.count) else {
             throw notPKCS7("a SignerInfo is not a SEQUENCE of five to seven fields", signer.offset)
         }
         let items = signer.children
@@ -224,7 +227,7 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("the SignerInfo version is not an INTEGER", items[0].offset)
         }
         let sid = items[1]
-        guard sid.isUniversal(16), sid.isConstructed, sid.children.count == 2,
+        guard sid.identifier == .sequence, sid.children.count == 2,
               CertificateStructure.isName(reader.encoding(of: sid.children[0])),
               isInteger(sid.children[1], reader)
         else {
@@ -235,7 +238,7 @@ package struct SignedDataStructure: Sendable {
         }
         var index = 3
         var attributes: BERNode?
-        if items[index].isContext(0) {
+        if items[index].hasTag(.contextSpecific(0, constructed: true)) {
             try checkAttributes(items[index], reader, kind: "signed")
             attributes = items[index]
             index += 1
@@ -244,11 +247,11 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("the SignerInfo signatureAlgorithm is not an AlgorithmIdentifier", items[min(index, items.count - 1)].offset)
         }
         let signature = items[index + 1]
-        guard signature.isUniversal(4), !signature.isConstructed else {
+        guard signature.identifier == .octetString else {
             throw notPKCS7("the SignerInfo signature is not a primitive OCTET STRING", signature.offset)
         }
         index += 2
-        if index < items.count, items[index].isContext(1) {
+        if index < items.count, items[index].hasTag(.contextSpecific(1, constructed: true)) {
             try checkAttributes(items[index], reader, kind: "unsigned")
             index += 1
         }
@@ -279,9 +282,9 @@ package struct SignedDataStructure: Sendable {
                 node.offset)
         }
         for attribute in node.children {
-            guard attribute.isUniversal(16), attribute.isConstructed, attribute.children.count == 2,
+            guard attribute.identifier == .sequence, attribute.children.count == 2,
                   isOID(attribute.children[0], reader),
-                  attribute.children[1].isUniversal(17), attribute.children[1].isConstructed,
+                  attribute.children[1].identifier == .set,
                   !attribute.children[1].children.isEmpty,
                   attribute.children[1].children.allSatisfy({ isWellFormedValue($0, reader) })
             else {
@@ -332,7 +335,7 @@ package struct SignedDataStructure: Sendable {
         }
         for (index, node) in parsed.certificates.enumerated() {
             let encoding = parsed.reader.encoding(of: node)
-            guard node.isUniversal(16), CertificateStructure.isCertificate(encoding) else {
+            guard node.hasTag(.sequence), CertificateStructure.isCertificate(encoding) else {
                 throw ReceiptValidationError(
                     .invalidCertificate, "Embedded certificate \(index) is not a well-formed DER X.509 certificate.",
                     offset: node.offset)
@@ -390,7 +393,7 @@ package struct SignedDataStructure: Sendable {
             switch oid(attribute.children[0], reader) {
             case messageDigestOID:
                 digests += 1
-                guard values.count == 1, values[0].isUniversal(4), !values[0].isConstructed else {
+                guard values.count == 1, values[0].identifier == .octetString else {
                     throw ReceiptValidationError(
                         .invalidSignature, "The messageDigest attribute does not hold exactly one OCTET STRING.")
                 }
@@ -452,7 +455,7 @@ package struct SignedDataStructure: Sendable {
 
     /// A constructed OCTET STRING's segments are OCTET STRINGs, recursively (the reader bounded the depth).
     private static func isOctetStringSegments(_ node: BERNode) -> Bool {
-        node.children.allSatisfy { $0.isUniversal(4) && (!$0.isConstructed || isOctetStringSegments($0)) }
+        node.children.allSatisfy { $0.hasTag(.octetString) && (!$0.isConstructed || isOctetStringSegments($0)) }
     }
 
     /// How many levels of constructed segments a string has: 0 when primitive (the reader bounded the depth).
@@ -464,22 +467,22 @@ package struct SignedDataStructure: Sendable {
     /// Whether `node` is a primitive OBJECT IDENTIFIER that `decodeObjectIdentifier` accepts
     /// (checked without building its dotted string).
     private static func isOID(_ node: BERNode, _ reader: BERReader) -> Bool {
-        node.isUniversal(6) && !node.isConstructed && !node.isIndefiniteLength
+        node.identifier == .objectIdentifier && !node.isIndefiniteLength
             && CertificateStructure.isObjectIdentifier(reader.content(of: node))
     }
 
     private static func oid(_ node: BERNode, _ reader: BERReader) -> String? {
-        guard node.isUniversal(6), !node.isConstructed, !node.isIndefiniteLength else { return nil }
+        guard node.identifier == .objectIdentifier, !node.isIndefiniteLength else { return nil }
         return decodeObjectIdentifier(reader.content(of: node))
     }
 
     private static func isInteger(_ node: BERNode, _ reader: BERReader) -> Bool {
-        guard node.isUniversal(2), !node.isConstructed else { return false }
+        guard node.identifier == .integer else { return false }
         return CertificateStructure.isMinimalInteger(reader.content(of: node))
     }
 
     private static func isAlgorithmIdentifier(_ node: BERNode, _ reader: BERReader) -> Bool {
-        node.isUniversal(16) && node.isConstructed && (1...2).contains(node.children.count)
+        node.identifier == .sequence && (1...2).contains(node.children.count)
             && isOID(node.children[0], reader)
             && (node.children.count == 1 || isWellFormedValue(node.children[1], reader))
     }
@@ -490,10 +493,10 @@ package struct SignedDataStructure: Sendable {
         if node.isConstructed {
             // Universal types in constructed form: only SEQUENCE and SET (a constructed NULL,
             // INTEGER or OBJECT IDENTIFIER is not an encoding OpenSSL accepts).
-            guard node.tagClass != 0 || node.isUniversal(16) || node.isUniversal(17) else { return false }
+            guard !node.isUniversalClass || node.identifier == .sequence || node.identifier == .set else { return false }
             return node.children.allSatisfy { isWellFormedValue($0, reader) }
         }
-        guard node.tagClass == 0 else { return true }
+        guard node.isUniversalClass else { return true }
         return CertificateStructure.isWellFormedPrimitive(tag: node.tagNumber, reader.content(of: node))
     }
 
@@ -505,6 +508,6 @@ package struct SignedDataStructure: Sendable {
     private static func hasNoOrNullParameters(_ node: BERNode, _ reader: BERReader) -> Bool {
         guard node.children.count == 2 else { return true }
         let parameters = node.children[1]
-        return parameters.isUniversal(5) && !parameters.isConstructed && parameters.contentLength == 0
+        return parameters.identifier == .null && parameters.contentLength == 0
     }
 }

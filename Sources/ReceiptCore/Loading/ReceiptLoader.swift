@@ -37,7 +37,7 @@ public enum ReceiptLoader {
         guard !data.isEmpty else {
             throw ReceiptValidationError(.emptyReceipt, "The receipt is empty.")
         }
-        if data[0] == 0x30 {
+        if ASN1Tag(octet: data[0]) == .sequence {
             guard data.count <= maximumSize else { throw tooLarge(data.count, maximumSize) }
             return data
         }
@@ -98,7 +98,7 @@ public enum ReceiptLoader {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.emptyReceipt, "The receipt file \(displayPath) is empty.")
         }
-        if bytes[0] == 0x30, bytes.count > maximumSize { throw tooLarge(bytes.count, maximumSize) }
+        if ASN1Tag(octet: bytes[0]) == .sequence, bytes.count > maximumSize { throw tooLarge(bytes.count, maximumSize) }
         return bytes
     }
 

@@ -15,33 +15,33 @@ enum ASN1Value: Hashable, Sendable {
         var reason: String
     }
 
-    /// Decodes exactly one primitive TLV spanning all of `bytes`.
+    /// Decodes exactly one TLV spanning all of `bytes` (its header read by ``BERReader``: any
+    /// definite length of up to four octets, minimal or not).
     static func decode(_ bytes: ArraySlice<UInt8>) throws(Failure) -> ASN1Value {
         let start = bytes.startIndex
         guard bytes.count >= 2 else {
             throw Failure(relativeOffset: 0, reason: "value too short for an ASN.1 element")
         }
-        let tag = bytes[start]
-        let lengthOctet = bytes[start + 1]
-        var contentStart = start + 2
-        var length: Int
-        if lengthOctet < 0x80 {
-            length = Int(lengthOctet)
-        } else {
-            let count = Int(lengthOctet & 0x7F)
-            guard count >= 1, count <= 4, bytes.count - 2 >= count else {
-                throw Failure(relativeOffset: 1, reason: "unsupported or truncated length in a value")
-            }
-            length = 0
-            for index in 0..<count { length = (length << 8) | Int(bytes[contentStart + index]) }
-            contentStart += count
+        let header: BERReader.Header
+        do {
+            header = try BERReader.header(bytes, at: start, limit: bytes.endIndex)
+        } catch {
+            throw Failure(relativeOffset: error.offset - start, reason: "unsupported or truncated value header: \(error.reason)")
+        }
+        let contentStart = header.contentStart
+        guard let length = header.length else {
+            throw Failure(relativeOffset: header.lengthOffset - start, reason: "indefinite length in a value")
         }
         guard length == bytes.endIndex - contentStart else {
-            throw Failure(relativeOffset: 1, reason: "value length \(length) does not match the \(bytes.endIndex - contentStart) byte(s) present")
+            throw Failure(
+                relativeOffset: header.lengthOffset - start,
+                reason: "value length \(length) does not match the \(bytes.endIndex - contentStart) byte(s) present"
+            )
         }
+        guard let tag = header.identifier else { return .other(bytes[start]) }
         let content = bytes[contentStart...]
         switch tag {
-        case 0x0C:  // UTF8String
+        case .utf8String:
             // ASCII is valid UTF-8 as it stands: skip the generic validating initializer.
             if content.allSatisfy({ $0 < 0x80 }) {
                 return .string(String(decoding: content, as: UTF8.self))
@@ -50,53 +50,19 @@ enum ASN1Value: Hashable, Sendable {
                 throw Failure(relativeOffset: contentStart - start, reason: "UTF8String is not valid UTF-8")
             }
             return .string(text)
-        case 0x16, 0x13, 0x1A:  // IA5String, PrintableString, VisibleString
+        case .ia5String, .printableString, .visibleString:
             guard content.allSatisfy({ $0 < 0x80 }) else {
                 throw Failure(relativeOffset: contentStart - start, reason: "ASCII string holds a non-ASCII byte")
             }
             return .string(String(decoding: content, as: UTF8.self))
-        case 0x02:
+        case .integer:
             guard !content.isEmpty else {
                 throw Failure(relativeOffset: contentStart - start, reason: "INTEGER without content octets")
             }
             if let number = ASN1Integer.decode(content) { return .integer(number) }
             return .largeInteger(Array(content))
         default:
-            return .other(tag)
+            return .other(tag.octet)
         }
-    }
-}
-
-/// Two's-complement INTEGER content octets.
-enum ASN1Integer {
-    /// Decodes content octets to `Int64`, or nil when empty or too large.
-    static func decode(_ content: ArraySlice<UInt8>) -> Int64? {
-        guard let first = content.first else { return nil }
-        var octets = content
-        // Drop redundant sign octets so 9-byte encodings of values that fit are accepted.
-        while octets.count > 1 {
-            let lead = octets[octets.startIndex]
-            let next = octets[octets.startIndex + 1]
-            if (lead == 0x00 && next & 0x80 == 0) || (lead == 0xFF && next & 0x80 != 0) {
-                octets = octets.dropFirst()
-            } else {
-                break
-            }
-        }
-        guard octets.count <= 8 else { return nil }
-        var value: UInt64 = first & 0x80 != 0 ? UInt64.max : 0
-        for byte in octets { value = (value << 8) | UInt64(byte) }
-        return Int64(bitPattern: value)
-    }
-
-    /// Minimal two's-complement content octets for a value.
-    static func encode(_ value: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var remaining = value
-        repeat {
-            bytes.insert(UInt8(truncatingIfNeeded: remaining), at: 0)
-            remaining >>= 8
-        } while !(remaining == 0 && bytes[0] & 0x80 == 0) && !(remaining == -1 && bytes[0] & 0x80 != 0)
-        return bytes
     }
 }

@@ -73,7 +73,7 @@ enum GeneralReceiptLane {
                 .malformedInAppPurchase, "An in-app purchase is malformed: \(error.reason).", offset: base + error.offset
             )
         }
-        guard root.isUniversal(17), root.isConstructed else {
+        guard root.identifier == .set else {
             throw ReceiptValidationError(.malformedInAppPurchase, "An in-app purchase is not an ASN.1 SET.", offset: base + root.offset)
         }
         guard root.children.count <= ReceiptParser.maximumInAppAttributeCount else {
@@ -108,7 +108,7 @@ enum GeneralReceiptLane {
         } catch {
             throw ReceiptValidationError(.malformedReceipt, "The receipt payload is malformed: \(error.reason).", offset: error.offset)
         }
-        guard root.isUniversal(17), root.isConstructed else {
+        guard root.identifier == .set else {
             throw ReceiptValidationError(.malformedReceipt, "The receipt payload is not an ASN.1 SET.", offset: root.offset)
         }
         guard root.children.count <= ReceiptParser.maximumAttributeCount else {
@@ -124,7 +124,7 @@ enum GeneralReceiptLane {
     private static func checkInAppPurchaseCount(_ attributes: [BERNode], reader: BERReader) throws(ReceiptValidationError) {
         var count = 0
         for attribute in attributes {
-            guard let typeNode = attribute.children.first, typeNode.isUniversal(2), !typeNode.isConstructed,
+            guard let typeNode = attribute.children.first, typeNode.identifier == .integer,
                   ASN1Integer.decode(reader.content(of: typeNode)) == Int64(ReceiptAttributeType.inAppPurchase.rawValue)
             else { continue }
             count += 1

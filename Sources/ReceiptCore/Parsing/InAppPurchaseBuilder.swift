@@ -52,7 +52,7 @@ struct InAppPurchaseBuilder: ~Copyable {
         // arithmetic cannot overflow and wraps.
         guard slot.type.count == 2 else { return false }
         let typeStart = slot.type.lowerBound
-        let rawType = Int(Int16(bitPattern: UInt16(bytes[typeStart]) << 8 | UInt16(bytes[typeStart &+ 1])))
+        let rawType = ASN1Integer.value(ofTwo: bytes[typeStart], bytes[typeStart &+ 1])
         guard let type = InAppAttributeType(rawValue: rawType) else {
             // Outside the catalogue, so multi-valued: kept raw, as apply(_:to:memo:) keeps it.
             values.rawAttributes.append(bytes, type: slot.type, version: slot.version, value: slot.value, into: &purchase.otherAttributes)

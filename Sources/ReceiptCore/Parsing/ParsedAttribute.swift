@@ -32,7 +32,7 @@ struct ParsedAttribute {
         self.code = code
         self.base = base
         self.offset = node.offset
-        guard node.isUniversal(16), node.isConstructed else {
+        guard node.identifier == .sequence else {
             throw ReceiptValidationError(code, "An attribute is not a SEQUENCE.", offset: base + node.offset)
         }
         guard node.children.count == 3 else {
@@ -45,11 +45,11 @@ struct ParsedAttribute {
         let versionNode = node.children[1]
         let valueNode = node.children[2]
         for integer in [typeNode, versionNode] {
-            guard integer.isUniversal(2), !integer.isConstructed, integer.contentLength > 0 else {
+            guard integer.identifier == .integer, integer.contentLength > 0 else {
                 throw ReceiptValidationError(code, "An attribute's type or version is not an INTEGER.", offset: base + integer.offset)
             }
         }
-        guard valueNode.isUniversal(4) else {
+        guard valueNode.hasTag(.octetString) else {
             throw ReceiptValidationError(code, "An attribute's value is not an OCTET STRING.", offset: base + valueNode.offset)
         }
         self.typeBytes = reader.content(of: typeNode)
@@ -141,13 +141,15 @@ struct ParsedAttribute {
     /// PrintableString or VisibleString of ASCII bytes, exactly as ``string()`` would decode it;
     /// nil for anything else (then the general path decides).
     private func asciiStringContent() -> ArraySlice<UInt8>? {
-        guard value.count >= 2 else { return nil }
         let start = value.startIndex
-        let tag = value[start]
-        guard tag == 0x0C || tag == 0x16 || tag == 0x13 || tag == 0x1A else { return nil }
-        let length = Int(value[start + 1])
-        guard length < 0x80, length == value.count - 2 else { return nil }
-        let content = value[(start + 2)...]
+        let contentStart: Int? = value.withUnsafeBufferPointer { pointer in
+            guard let element = DERCursor(pointer).shortElement(at: 0, within: pointer.count),
+                  element.end == pointer.count, element.identifier.isASCIIString
+            else { return nil }
+            return element.contentStart
+        }
+        guard let contentStart else { return nil }
+        let content = value[(start + contentStart)...]
         guard content.allSatisfy({ $0 < 0x80 }) else { return nil }
         return content
     }

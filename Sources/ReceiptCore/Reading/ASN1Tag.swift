@@ -15,14 +15,26 @@ package struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
         self.octet = octet
     }
 
+    /// Whether two identifiers are the same octet.
+    @inline(__always)
+    package static func == (lhs: ASN1Tag, rhs: ASN1Tag) -> Bool {
+        lhs.octet == rhs.octet
+    }
+
     /// The class: 0 universal, 1 application, 2 context-specific, 3 private.
-    package var tagClass: UInt8 { octet >> 6 }
+    @inline(__always) package var tagClass: UInt8 { octet >> 6 }
 
     /// Whether the constructed bit is set.
-    package var isConstructed: Bool { octet & 0x20 != 0 }
+    @inline(__always) package var isConstructed: Bool { octet & 0x20 != 0 }
 
     /// The tag number (0–30).
-    package var number: UInt8 { octet & 0x1F }
+    @inline(__always) package var number: UInt8 { octet & 0x1F }
+
+    /// Whether the class is universal.
+    @inline(__always) package var isUniversal: Bool { tagClass == 0 }
+
+    /// Whether the class is context-specific.
+    @inline(__always) package var isContextSpecific: Bool { tagClass == 2 }
 
     /// The same class and number with the constructed bit cleared (BER strings may be constructed).
     package var primitive: ASN1Tag { ASN1Tag(octet: octet & ~0x20) }
@@ -34,48 +46,58 @@ package struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// BOOLEAN.
-    package static let boolean = ASN1Tag(octet: 0x01)
+    @inline(__always) package static var boolean: ASN1Tag { ASN1Tag(octet: 0x01) }
     /// INTEGER.
-    package static let integer = ASN1Tag(octet: 0x02)
+    @inline(__always) package static var integer: ASN1Tag { ASN1Tag(octet: 0x02) }
     /// BIT STRING, primitive.
-    package static let bitString = ASN1Tag(octet: 0x03)
+    @inline(__always) package static var bitString: ASN1Tag { ASN1Tag(octet: 0x03) }
     /// OCTET STRING, primitive.
-    package static let octetString = ASN1Tag(octet: 0x04)
+    @inline(__always) package static var octetString: ASN1Tag { ASN1Tag(octet: 0x04) }
     /// NULL.
-    package static let null = ASN1Tag(octet: 0x05)
+    @inline(__always) package static var null: ASN1Tag { ASN1Tag(octet: 0x05) }
     /// OBJECT IDENTIFIER.
-    package static let objectIdentifier = ASN1Tag(octet: 0x06)
+    @inline(__always) package static var objectIdentifier: ASN1Tag { ASN1Tag(octet: 0x06) }
+    /// NumericString, primitive.
+    @inline(__always) package static var numericString: ASN1Tag { ASN1Tag(octet: 0x12) }
     /// UTF8String, primitive.
-    package static let utf8String = ASN1Tag(octet: 0x0C)
+    @inline(__always) package static var utf8String: ASN1Tag { ASN1Tag(octet: 0x0C) }
     /// PrintableString, primitive.
-    package static let printableString = ASN1Tag(octet: 0x13)
+    @inline(__always) package static var printableString: ASN1Tag { ASN1Tag(octet: 0x13) }
     /// TeletexString (T61String), primitive.
-    package static let teletexString = ASN1Tag(octet: 0x14)
+    @inline(__always) package static var teletexString: ASN1Tag { ASN1Tag(octet: 0x14) }
     /// IA5String, primitive.
-    package static let ia5String = ASN1Tag(octet: 0x16)
+    @inline(__always) package static var ia5String: ASN1Tag { ASN1Tag(octet: 0x16) }
     /// UTCTime.
-    package static let utcTime = ASN1Tag(octet: 0x17)
+    @inline(__always) package static var utcTime: ASN1Tag { ASN1Tag(octet: 0x17) }
     /// GeneralizedTime.
-    package static let generalizedTime = ASN1Tag(octet: 0x18)
+    @inline(__always) package static var generalizedTime: ASN1Tag { ASN1Tag(octet: 0x18) }
     /// VisibleString, primitive.
-    package static let visibleString = ASN1Tag(octet: 0x1A)
+    @inline(__always) package static var visibleString: ASN1Tag { ASN1Tag(octet: 0x1A) }
     /// UniversalString, primitive.
-    package static let universalString = ASN1Tag(octet: 0x1C)
+    @inline(__always) package static var universalString: ASN1Tag { ASN1Tag(octet: 0x1C) }
     /// BMPString, primitive.
-    package static let bmpString = ASN1Tag(octet: 0x1E)
+    @inline(__always) package static var bmpString: ASN1Tag { ASN1Tag(octet: 0x1E) }
     /// SEQUENCE / SEQUENCE OF (always constructed).
-    package static let sequence = ASN1Tag(octet: 0x30)
+    @inline(__always) package static var sequence: ASN1Tag { ASN1Tag(octet: 0x30) }
     /// SET / SET OF (always constructed).
-    package static let set = ASN1Tag(octet: 0x31)
+    @inline(__always) package static var set: ASN1Tag { ASN1Tag(octet: 0x31) }
 
     /// The one-byte strings a receipt attribute value or a name may hold as text.
     package static let asciiStrings: Set<ASN1Tag> = [.utf8String, .ia5String, .printableString, .visibleString]
+
+    /// Whether this is one of ``asciiStrings`` (UTF8String, IA5String, PrintableString,
+    /// VisibleString), tested without hashing.
+    @inline(__always)
+    package var isASCIIString: Bool {
+        octet == Self.utf8String.octet || octet == Self.ia5String.octet || octet == Self.printableString.octet
+            || octet == Self.visibleString.octet
+    }
 
     /// The name and octet, for error messages (`SEQUENCE (0x30)`).
     package var description: String {
         let names: [UInt8: String] = [
             0x01: "BOOLEAN", 0x02: "INTEGER", 0x03: "BIT STRING", 0x04: "OCTET STRING", 0x05: "NULL",
-            0x06: "OBJECT IDENTIFIER", 0x0C: "UTF8String", 0x13: "PrintableString", 0x14: "TeletexString",
+            0x06: "OBJECT IDENTIFIER", 0x0C: "UTF8String", 0x12: "NumericString", 0x13: "PrintableString", 0x14: "TeletexString",
             0x16: "IA5String", 0x17: "UTCTime", 0x18: "GeneralizedTime", 0x1A: "VisibleString",
             0x1C: "UniversalString", 0x1E: "BMPString", 0x30: "SEQUENCE", 0x31: "SET",
         ]

@@ -79,32 +79,63 @@ public struct ReceiptValidator: Sendable {
     // MARK: Pipeline
 
     func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
-        // The canonical envelope is read once and handed to every step that locates parts of it.
-        let envelope = SignedDataEnvelope(der)
-        if let report = fastPathReport(der, envelope: envelope) { return report }
+        // The canonical envelope is read once and handed to every step that locates parts of it:
+        // read from the bytes first when the cache's fast path may use it, otherwise taken from
+        // the structure checks' reading (``SignedDataEnvelope/init(structure:)``), so that the full
+        // path reads the input once.
+        let readsEnvelopeFirst = chainCache != nil && backend is any SignaturePrimitives
+        let envelope = readsEnvelopeFirst ? SignedDataEnvelope(der) : nil
+        if readsEnvelopeFirst, let report = fastPathReport(der, envelope: envelope) { return report }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(der, envelope: envelope, into: &report)
+            try evaluate(der, envelope: readsEnvelopeFirst ? .read(envelope) : .fromStructure, into: &report)
         } catch {
             report.error = error
         }
         return report
     }
 
+    /// Where the full path takes the input's ``SignedDataEnvelope`` from.
+    private enum EnvelopeSource {
+        /// Read from the bytes already (`nil`: not in the canonical shape).
+        case read(SignedDataEnvelope?)
+        /// From the structure checks' reading, once they accepted the bytes.
+        case fromStructure
+    }
+
     private func evaluate(
-        _ der: [UInt8], envelope: SignedDataEnvelope?, into report: inout ReceiptValidationReport
+        _ der: [UInt8], envelope source: EnvelopeSource, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
-        // Inspection only: which anchor set to try and which time to verify at. Nothing read here is
-        // trusted; the creation date is re-read from the verified bytes and must agree. (Bounded as
-        // the structure checks are: ``PKCS7Container/maximumElements``.)
-        let inspection = inspect(der, envelope: envelope)
+        // The bounds and the structure rules, before any library sees a byte
+        // (``SignedDataStructure``, ``SignedDataLimits``): the one reading of the input every
+        // later step builds on.
+        let structure: SignedDataStructure
+        do {
+            structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
+        } catch {
+            // Refused: the report still tells the time it would have been verified at, read as
+            // the inspection of an unchecked container reads it (``PKCS7Container``).
+            let envelope: SignedDataEnvelope?
+            switch source {
+            case .read(let read): envelope = read
+            case .fromStructure: envelope = SignedDataEnvelope(der)
+            }
+            report.verificationTime = verificationTime(now: now, creationDate: inspect(der, envelope: envelope).creationDate)
+            throw error
+        }
+        let envelope: SignedDataEnvelope?
+        switch source {
+        case .read(let read): envelope = read
+        case .fromStructure: envelope = SignedDataEnvelope(structure: structure)
+        }
+        // Inspection only: which anchor set to try and which time to verify at, from that
+        // reading. Nothing read here is trusted; the creation date is re-read from the verified
+        // bytes and must agree.
+        let inspection = inspect(der, envelope: envelope, structure: structure)
         let (trust, store) = trustChoice(embedsOnlyStoreKitCertificate: inspection.embedsOnlyStoreKitCertificate)
         let unverifiedCreationDate = inspection.creationDate
         report.verificationTime = verificationTime(now: now, creationDate: unverifiedCreationDate)
-        // The bounds and the structure rules, before any library sees a byte
-        // (``SignedDataStructure``, ``SignedDataLimits``).
-        let structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
         let time: Date
         if configuration.verificationTime == .creationDate, unverifiedCreationDate == nil,
            let signer = ValidityPeriod(certificate: Array(der[structure.signerCertificate])) {
@@ -189,7 +220,7 @@ public struct ReceiptValidator: Sendable {
                 do throws(ReceiptValidationError) {
                     if let reader = backend as? any SignedDataEnvelopeVerifying {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: SignedDataEnvelope(canonical.der), checked: canonical.checked,
+                            canonical.der, envelope: canonical.envelope, checked: canonical.checked,
                             trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)
@@ -266,6 +297,43 @@ public struct ReceiptValidator: Sendable {
             throw ReceiptValidationError(
                 .backendFailure, "The backend reported verifying the content in place at \(range), but the input does not hold it there.")
         }
+    }
+
+    /// ``inspect(_:envelope:)`` for bytes the structure checks accepted, from their reading
+    /// (`structure`) instead of another walk: bytes that pass the checks are bytes
+    /// ``PKCS7Container`` reads (its BER reader has the same bounds, and each of its field checks
+    /// is one the checks make, or weaker) when they start with a one-octet SEQUENCE identifier, with
+    /// the same content (the eContent's segments concatenated) and certificates (the encodings
+    /// of the `[0] certificates` members). A canonical envelope is read in place as before.
+    private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?, structure: SignedDataStructure) -> Inspection {
+        var inspection = Inspection()
+        guard der.first == ASN1Tag.sequence.octet, let eContent = structure.parsed.eContent else { return inspection }
+        if let envelope {
+            inspection.isReadable = true
+            inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
+                && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
+            // The payload is parsed now, in place (unverified: believed only once the backend has
+            // verified these same bytes), which also gives the creation date; a payload that does not
+            // parse so is only looked at for its creation date, and parsed after verification.
+            if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
+                inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
+                inspection.creationDate = receipt.creationDate
+            } else {
+                inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
+            }
+            return inspection
+        }
+        let storeKit = configuration.storeKitTestCertificate.derBytes
+        inspection.embedsOnlyStoreKitCertificate = structure.certificates.count == 1
+            && der[structure.certificates[0]].elementsEqual(storeKit)
+        if eContent.isConstructed {
+            guard let content = try? structure.parsed.reader.stringContent(of: eContent) else { return inspection }
+            inspection.creationDate = (try? ReceiptParser.creationDate(in: content)) ?? nil
+        } else {
+            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: eContent.contentStart..<eContent.contentEnd)) ?? nil
+        }
+        inspection.isReadable = true
+        return inspection
     }
 
     /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical

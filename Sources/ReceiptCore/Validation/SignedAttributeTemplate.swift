@@ -23,16 +23,17 @@ enum SignedAttributeTemplate {
 
     /// The attributes of the `[0]` TLV at `range`, or `nil` when not canonical.
     private static func read(_ cursor: DERCursor, _ range: Range<Int>) -> [Attribute]? {
-        guard let outer = cursor.element(at: range.lowerBound, within: range.upperBound), outer.tag == 0xA0,
+        guard let outer = cursor.element(at: range.lowerBound, within: range.upperBound),
+              outer.identifier == .contextSpecific(0, constructed: true),
               outer.end == range.upperBound, outer.contentStart < outer.end
         else { return nil }
         var attributes: [Attribute] = []
         var position = outer.contentStart
         while position < outer.end {
             guard attributes.count < maximumAttributes,
-                  let attribute = cursor.element(at: position, within: outer.end), attribute.tag == 0x30,
-                  let type = cursor.element(at: attribute.contentStart, within: attribute.end), type.tag == 0x06,
-                  let values = cursor.element(at: type.end, within: attribute.end), values.tag == 0x31,
+                  let attribute = cursor.element(at: position, within: outer.end), attribute.identifier == .sequence,
+                  let type = cursor.element(at: attribute.contentStart, within: attribute.end), type.identifier == .objectIdentifier,
+                  let values = cursor.element(at: type.end, within: attribute.end), values.identifier == .set,
                   values.end == attribute.end,
                   let value = cursor.element(at: values.contentStart, within: values.end), value.end == values.end
             else { return nil }
@@ -92,11 +93,13 @@ enum SignedAttributeTemplate {
         case .contentType:
             return cursor.equals(value.whole, SignedDataEnvelope.dataOID)
         case .messageDigest:
-            guard value.tag == 0x04 else { return false }
+            guard value.identifier == .octetString else { return false }
             guard let digest else { return value.end - value.contentStart == 20 || value.end - value.contentStart == 32 }
             return cursor.bytes[value.contentStart..<value.end].elementsEqual(digest)
         case .signingTime:
-            guard value.tag == 0x17 || value.tag == 0x18, value.end - value.contentStart <= 32 else { return false }
+            guard value.identifier == .utcTime || value.identifier == .generalizedTime, value.end - value.contentStart <= 32 else {
+                return false
+            }
             return cursor.bytes[value.contentStart..<value.end].allSatisfy { byte in
                 (0x30...0x39).contains(byte) || byte == 0x5A || byte == 0x2E || byte == 0x2B || byte == 0x2D
             }

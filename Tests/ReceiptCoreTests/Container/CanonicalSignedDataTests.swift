@@ -37,6 +37,8 @@ import ReceiptTestSupport
 
         // Strict DER in the envelope shape, the same signed attributes and signature bytes.
         let envelope = try #require(SignedDataEnvelope(canonical.der))
+        // The envelope the rebuild hands on without reading its bytes again is that reading.
+        #expect(canonical.envelope == envelope)
         #expect(envelope.content == canonical.content)
         let parsed = structure.parsed
         let signature = try #require(parsed.signature)

@@ -98,6 +98,28 @@ import ReceiptTestSupport
         }
     }
 
+    /// With the certificate ranges the validator knows from its rebuild, the re-encoding is the one
+    /// read from the bytes; ranges that do not tile the certificates field are not believed.
+    @Test(arguments: Fixtures.receiptNames)
+    func knownCertificateRangesGiveTheSameReencoding(_ name: String) throws {
+        let bytes = try Fixtures.receipt(name)
+        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let canonical = try structure.canonical(certificates: structure.certificates)
+        let envelope = try #require(canonical.envelope)
+        let first = try #require(canonical.checked.certificates.first)
+        let omitFirst = { (range: Range<Int>) in range == first }
+        let read = try #require(DetachedSignedData(canonical.der, envelope: envelope, omitting: omitFirst))
+        let known = try #require(DetachedSignedData(
+            canonical.der, envelope: envelope, certificates: canonical.checked.certificates, omitting: omitFirst))
+        #expect(known.der == read.der)
+        #expect(known.omittedCertificates == read.omittedCertificates)
+        #expect(known.omittedCertificates == [first])
+        // A gap in the ranges: read from the bytes instead.
+        let broken = [first.lowerBound..<(first.upperBound - 1)] + canonical.checked.certificates.dropFirst()
+        let fallback = try #require(DetachedSignedData(canonical.der, envelope: envelope, certificates: broken, omitting: omitFirst))
+        #expect(fallback.der == read.der)
+    }
+
     @Test func refusesWhatIsNotCanonical() throws {
         let name = try #require(Fixtures.receiptNames.first { (try? SignedDataEnvelope(Fixtures.receipt($0))) != nil })
         let der = try Fixtures.receipt(name)

@@ -23,22 +23,24 @@ import ReceiptTestSupport
         let bytes = Array(set)
         var reader = BERReader(bytes)
         let outer = try reader.parseSingle(in: 0..<bytes.count)
-        try #require(outer.isUniversal(17) && outer.isConstructed)
+        try #require(outer.identifier == .set)
         func content(_ node: BERNode) -> ArraySlice<UInt8> { bytes[node.contentStart..<node.contentEnd] }
         var body: [UInt8] = []
         for attribute in outer.children {
-            try #require(attribute.isUniversal(16) && attribute.children.count == 3)
+            try #require(attribute.identifier == .sequence && attribute.children.count == 3)
             let parts = attribute.children
-            try #require(parts[0].isUniversal(2) && parts[1].isUniversal(2) && parts[2].isUniversal(4))
+            try #require(parts[0].identifier == .integer && parts[1].identifier == .integer && parts[2].hasTag(.octetString))
             var value = Array(content(parts[2]))
             let typeBytes = Array(content(parts[0]))
             if !inApp, typeBytes == [17] {
                 value = try reencodeAttributeSet(content(parts[2]), inApp: true)
             }
-            let sequence = longForm(0x02, typeBytes) + longForm(0x02, Array(content(parts[1]))) + longForm(0x04, value)
-            body += longForm(0x30, sequence)
+            let integer = ASN1Tag.integer.octet
+            let sequence = longForm(integer, typeBytes) + longForm(integer, Array(content(parts[1])))
+                + longForm(ASN1Tag.octetString.octet, value)
+            body += longForm(ASN1Tag.sequence.octet, sequence)
         }
-        return longForm(0x31, body)
+        return longForm(ASN1Tag.set.octet, body)
     }
 
     @Test(arguments: Fixtures.receiptNames)

@@ -50,13 +50,26 @@ struct VerifyReceiptController: Sendable {
         let endpoint = service.endpoint
         let readiness = service.readiness
         let keepsState = service.state != nil
-        let judged = await service.pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, BackendFault?) in
-            let (response, fault) = Self.judge(endpoint.respond(toBody: body.readableBytesView), readiness: readiness)
+        let judged = await service.pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, BackendFault?, Bool) in
+            // The body is read once: as `endpoint.respond(toBody:)` reads it, keeping
+            // `exclude-old-transactions` for the stored state's merge.
+            let request: AppleVerifyReceiptRequest
+            do throws(AppleVerifyReceiptRequest.Refusal) {
+                request = try AppleVerifyReceiptRequest(parsing: body.readableBytesView)
+            } catch {
+                let (refused, fault) = Self.judge(
+                    AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message), readiness: readiness)
+                return (JSONAnswer(refused), refused, fault, false)
+            }
+            let (response, fault) = Self.judge(endpoint.respond(to: request), readiness: readiness)
+            let excludesOld = request.excludesOldTransactions
             // With stored state for the receipt's subscriptions to merge, the answer is written after the read.
-            if keepsState, !StatefulVerifyReceiptResponse.originalTransactionIDs(of: response).isEmpty { return (nil, response, fault) }
-            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response, fault)
+            if keepsState, !StatefulVerifyReceiptResponse.originalTransactionIDs(of: response).isEmpty {
+                return (nil, response, fault, excludesOld)
+            }
+            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response, fault, excludesOld)
         }
-        guard let (written, response, fault) = judged else {
+        guard let (written, response, fault, excludesOld) = judged else {
             var overloaded = answer(
                 AppleVerifyReceiptResponse(
                     status: .badRequest, code: HTTPFailureCode.overloaded,
@@ -71,7 +84,9 @@ struct VerifyReceiptController: Sendable {
                 "library": "\(fault.library)", "known_good_receipt": "\(fault.knownGoodReceipt ?? "verifies")",
             ])
         }
-        let answer = if let written { written } else { await service.statefulAnswer(response, request: body) }
+        let answer = if let written { written } else {
+            await service.statefulAnswer(response, excludesOldTransactions: excludesOld, echoedReceiptSize: body.readableBytes)
+        }
         record(httpStatus: answer.status, status: response.status, started: started)
         return answer
     }

@@ -51,17 +51,24 @@ extension StateService {
     /// answered from the receipt alone, its `receiptkit` object saying so
     /// (``stateUnavailableCode``).
     public func answer(_ response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool) async -> [UInt8] {
+        await merged(response, excludesOldTransactions: excludesOldTransactions).jsonBytes()
+    }
+
+    /// ``answer(_:excludesOldTransactions:)`` before it is written: the server writes it straight
+    /// into the outgoing buffer. With no subscription in the answer it is `response` alone, which
+    /// ``StatefulVerifyReceiptResponse`` writes byte for byte as `response.jsonBytes()`.
+    public func merged(_ response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool) async -> StatefulVerifyReceiptResponse {
         let ids = StatefulVerifyReceiptResponse.originalTransactionIDs(of: response)
-        guard !ids.isEmpty else { return response.jsonBytes() }
+        guard !ids.isEmpty else { return StatefulVerifyReceiptResponse(response) }
         do {
             let states = try await reader.states(of: ids)
-            return StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: excludesOldTransactions).jsonBytes()
+            return StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: excludesOldTransactions)
         } catch {
             var alone = response
             alone.failure = AppleVerifyReceiptResponse.Failure(
                 code: Self.stateUnavailableCode,
                 message: "answered from the receipt alone: the stored state could not be read (\(error.code.rawValue): \(error.message))")
-            return alone.jsonBytes()
+            return StatefulVerifyReceiptResponse(alone)
         }
     }
 }

@@ -89,9 +89,13 @@ extension VerifyReceiptService {
 
     /// A `verifyReceipt` answer with the stored state of the receipt's subscriptions merged
     /// (``StateService/answer(_:excludesOldTransactions:)``).
-    func statefulAnswer(_ response: AppleVerifyReceiptResponse, request body: ByteBuffer) async -> JSONAnswer {
-        guard let state else { return JSONAnswer(response, echoedReceiptSize: body.readableBytes) }
-        let excludesOld = (try? AppleVerifyReceiptRequest(parsing: body.readableBytesView))?.excludesOldTransactions ?? false
-        return JSONAnswer(status: .ok, body: ByteBuffer(bytes: await state.answer(response, excludesOldTransactions: excludesOld)))
+    /// Written straight into the outgoing buffer, made room for as ``JSONAnswer/init(_:status:echoedReceiptSize:)``
+    /// does (and about 600 bytes a pending renewal info).
+    func statefulAnswer(_ response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool, echoedReceiptSize: Int) async -> JSONAnswer {
+        guard let state else { return JSONAnswer(response, echoedReceiptSize: echoedReceiptSize) }
+        let merged = await state.merged(response, excludesOldTransactions: excludesOldTransactions)
+        let transactions = (merged.response.receipt?.inApp.count ?? 0) + (merged.response.latestReceiptInfo?.count ?? 0)
+        let expectedSize = 1024 + echoedReceiptSize + 900 * transactions + 600 * (merged.pendingRenewalInfo?.count ?? 0)
+        return JSONAnswer(status: .ok, expectedSize: expectedSize) { $0.statefulAppleResponse(merged) }
     }
 }

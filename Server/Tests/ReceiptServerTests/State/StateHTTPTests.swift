@@ -29,6 +29,8 @@ struct StateHTTPTests {
 
         let after = try await server.verifyReceipt()
         #expect(latestTransactionIDs(after) == ["1000000000001", "1000000000002"])
+        // `exclude-old-transactions` reaches the stored state's merge: the latest transaction only.
+        #expect(latestTransactionIDs(try await server.verifyReceipt(excludingOldTransactions: true)) == ["1000000000002"])
         let pending = try #require(after["pending_renewal_info"] as? [[String: Any]])
         #expect(pending.first?["auto_renew_status"] as? String == "1")
         #expect(pending.first?["original_transaction_id"] as? String == StateServer.subscriptionID)

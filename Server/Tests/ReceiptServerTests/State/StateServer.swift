@@ -54,10 +54,12 @@ final class StateServer: Sendable {
         }
     }
 
-    /// `POST /verifyReceipt` of the scenario's receipt.
-    func verifyReceipt() async throws -> [String: Any] {
+    /// `POST /verifyReceipt` of the scenario's receipt, with `exclude-old-transactions: true` when asked.
+    func verifyReceipt(excludingOldTransactions excludeOld: Bool = false) async throws -> [String: Any] {
         let receipt = Data(try ServerFixtures.bytes(Self.receiptName)).base64EncodedString()
-        let answer = try await request("POST", "/verifyReceipt", body: Array(try JSONSerialization.data(withJSONObject: ["receipt-data": receipt])))
+        var object: [String: Any] = ["receipt-data": receipt]
+        if excludeOld { object["exclude-old-transactions"] = true }
+        let answer = try await request("POST", "/verifyReceipt", body: Array(try JSONSerialization.data(withJSONObject: object)))
         #expect(answer.status == 200)
         return answer.object
     }

@@ -23,6 +23,11 @@ struct BERNode: Sendable {
     /// Children, for constructed nodes.
     var children: [BERNode]
 
+    /// Whether the tag is of the universal class (any number, either form).
+    var isUniversalClass: Bool {
+        tagClass == 0
+    }
+
     /// Universal, primitive or constructed, with the given tag number.
     func isUniversal(_ number: UInt32) -> Bool {
         tagClass == 0 && tagNumber == number
@@ -35,6 +40,30 @@ struct BERNode: Sendable {
 
     /// The number of content octets.
     var contentLength: Int { contentEnd - contentStart }
+
+    /// Whether this is a universal string type (BIT STRING, OCTET STRING and the character strings)
+    /// in constructed form, which BER allows and DER does not.
+    var isConstructedString: Bool {
+        tagClass == 0 && isConstructed && BERReader.isStringTag(tagNumber)
+    }
+
+    /// The identifier octets of this node's class and number with the constructed bit `constructed`:
+    /// one octet for numbers below 31, else the high-tag-number form (`1F` then base-128 groups).
+    func identifierOctets(constructed: Bool) -> [UInt8] {
+        let leading = (tagClass << 6) | (constructed ? 0x20 : 0)
+        guard tagNumber >= 0x1F else { return [leading | UInt8(tagNumber)] }
+        var octets: [UInt8] = [leading | 0x1F]
+        var groups: [UInt8] = []
+        var number = tagNumber
+        repeat {
+            groups.append(UInt8(number & 0x7F))
+            number >>= 7
+        } while number > 0
+        for (index, group) in groups.reversed().enumerated() {
+            octets.append(index == groups.count - 1 ? group : group | 0x80)
+        }
+        return octets
+    }
 
     /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).
     var identifier: ASN1Tag? {
@@ -55,12 +84,15 @@ struct BERError: Error, Sendable {
 /// limited, and the total number of nodes per parse is limited, so hostile input can neither crash
 /// nor make it allocate more than a bounded multiple of its own size.
 ///
-/// One of ReceiptCore's two readers (with ``DERCursor`` for strict DER). It stays beside
-/// swift-asn1's `BER` parser, which also reads indefinite lengths and constructed strings, for
-/// what that parser does not give: the byte offset of every node and of every error (the
-/// `not_pkcs7` messages of ``SignedDataStructure`` and ``PKCS7Container``, and `dump`), whether the
-/// input was DER or needed BER, and a bound on the number of nodes. It serves the structure check
-/// that runs before every cold verification, the container walk and the parser's general lane.
+/// The one BER reader of the package (with ``DERCursor``, the one strict DER reader): every BER
+/// TLV header is decoded by ``header(_:at:limit:)``. It stays beside swift-asn1's `BER` parser,
+/// which also reads indefinite lengths and constructed strings, for what that parser does not
+/// give: the byte offset of every node and of every error (the `not_pkcs7` messages of
+/// ``SignedDataStructure`` and ``PKCS7Container``, and `dump`), whether the input was DER or needed
+/// BER, and a bound on the number of nodes. It serves the structure check that runs before every
+/// cold verification (benchmark lines `full, cache off` and `full, cold cache`), the container walk,
+/// the parser's general lane (Xcode's BER receipts) and the decoding of one attribute value
+/// (`ASN1Value`, on the `parse only (ReceiptParser)` line for values the strict lane leaves).
 struct BERReader {
     /// The bytes being read.
     let bytes: [UInt8]
@@ -102,70 +134,15 @@ struct BERReader {
         guard nodeCount <= maximumNodes else {
             throw BERError(offset: start, reason: "more than \(maximumNodes) ASN.1 elements")
         }
-        guard start >= 0, limit <= bytes.count, start < limit else {
-            throw BERError(offset: start, reason: "unexpected end of data: an element header was expected")
-        }
-        var position = start
-        let first = bytes[position]
-        position += 1
-        let tagClass = first >> 6
-        let isConstructed = first & 0x20 != 0
-        var tagNumber = UInt32(first & 0x1F)
-        if tagNumber == 0x1F {
-            tagNumber = 0
-            var octets = 0
-            while true {
-                guard position < limit else {
-                    throw BERError(offset: position, reason: "unexpected end of data inside a multi-octet tag")
-                }
-                let octet = bytes[position]
-                position += 1
-                octets += 1
-                guard octets <= 4 else { throw BERError(offset: start, reason: "tag number too large") }
-                tagNumber = (tagNumber << 7) | UInt32(octet & 0x7F)
-                if octet & 0x80 == 0 { break }
-            }
-        }
-        guard position < limit else {
-            throw BERError(offset: position, reason: "unexpected end of data: a length was expected")
-        }
-        let lengthOctet = bytes[position]
-        let lengthOffset = position
-        position += 1
-        var definiteLength: Int?
-        if lengthOctet < 0x80 {
-            definiteLength = Int(lengthOctet)
-        } else if lengthOctet == 0x80 {
-            guard isConstructed else {
-                throw BERError(offset: lengthOffset, reason: "indefinite length on a primitive element")
-            }
-            sawNonDER = true
-        } else if lengthOctet == 0xFF {
-            throw BERError(offset: lengthOffset, reason: "reserved length octet 0xFF")
-        } else {
-            let count = Int(lengthOctet & 0x7F)
-            guard count <= 4 else {
-                throw BERError(offset: lengthOffset, reason: "length of \(count) octets is too large")
-            }
-            guard limit - position >= count else {
-                throw BERError(offset: lengthOffset, reason: "unexpected end of data inside a length")
-            }
-            var value = 0
-            for index in 0..<count {
-                value = (value << 8) | Int(bytes[position + index])
-            }
-            position += count
-            if value < 0x80 || bytes[lengthOffset + 1] == 0 { sawNonDER = true }
-            definiteLength = value
-        }
+        let header = try Self.header(bytes, at: start, limit: limit)
+        let tagClass = header.tagClass
+        let isConstructed = header.isConstructed
+        let tagNumber = header.tagNumber
+        let position = header.contentStart
+        if !header.isMinimalLength { sawNonDER = true }
+        let definiteLength = header.length
 
         if let length = definiteLength {
-            guard length <= limit - position else {
-                throw BERError(
-                    offset: lengthOffset,
-                    reason: "length \(length) exceeds the \(limit - position) byte(s) available"
-                )
-            }
             let contentEnd = position + length
             var children: [BERNode] = []
             if isConstructed {
@@ -201,6 +178,104 @@ struct BERReader {
             tagClass: tagClass, isConstructed: true, tagNumber: tagNumber, offset: start,
             contentStart: position, contentEnd: childStart, end: childStart + 2,
             isIndefiniteLength: true, children: children
+        )
+    }
+
+    /// One identifier and length, as ``header(_:at:limit:)`` reads them.
+    struct Header {
+        /// The first identifier octet.
+        var octet: UInt8
+        /// The tag class: 0 universal, 1 application, 2 context-specific, 3 private.
+        var tagClass: UInt8
+        /// Whether the constructed bit is set.
+        var isConstructed: Bool
+        /// The tag number (bounded to 28 bits).
+        var tagNumber: UInt32
+        /// Offset of the first length octet.
+        var lengthOffset: Int
+        /// Offset of the first content octet.
+        var contentStart: Int
+        /// The definite length (at most `limit - contentStart`), or `nil` for the indefinite form.
+        var length: Int?
+        /// Whether the length is definite and in its minimal form (as DER requires).
+        var isMinimalLength: Bool
+
+        /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).
+        var identifier: ASN1Tag? {
+            tagNumber < 31 ? ASN1Tag(octet: octet) : nil
+        }
+    }
+
+    /// The identifier and length octets of the element at `start`, which must lie before `limit`
+    /// (at most `bytes.count`): multi-octet tags of up to four octets, definite lengths of up to
+    /// four octets (checked against `limit`), the indefinite form on constructed elements only.
+    /// The one BER header decoder: ``parsePrefix(at:limit:)`` reads every node with it and the
+    /// receipt parser's `ASN1Value` reads an attribute value's single TLV with it.
+    @inline(__always)
+    static func header<Bytes: RandomAccessCollection>(
+        _ bytes: Bytes, at start: Int, limit: Int
+    ) throws(BERError) -> Header where Bytes.Element == UInt8, Bytes.Index == Int {
+        guard start >= bytes.startIndex, limit <= bytes.endIndex, start < limit else {
+            throw BERError(offset: start, reason: "unexpected end of data: an element header was expected")
+        }
+        var position = start
+        let first = ASN1Tag(octet: bytes[position])
+        position += 1
+        var tagNumber = UInt32(first.number)
+        if tagNumber == 0x1F {
+            tagNumber = 0
+            var octets = 0
+            while true {
+                guard position < limit else {
+                    throw BERError(offset: position, reason: "unexpected end of data inside a multi-octet tag")
+                }
+                let octet = bytes[position]
+                position += 1
+                octets += 1
+                guard octets <= 4 else { throw BERError(offset: start, reason: "tag number too large") }
+                tagNumber = (tagNumber << 7) | UInt32(octet & 0x7F)
+                if octet & 0x80 == 0 { break }
+            }
+        }
+        guard position < limit else {
+            throw BERError(offset: position, reason: "unexpected end of data: a length was expected")
+        }
+        let lengthOctet = bytes[position]
+        let lengthOffset = position
+        position += 1
+        var length: Int?
+        var isMinimal = true
+        if lengthOctet < 0x80 {
+            length = Int(lengthOctet)
+        } else if lengthOctet == 0x80 {
+            guard first.isConstructed else {
+                throw BERError(offset: lengthOffset, reason: "indefinite length on a primitive element")
+            }
+            isMinimal = false
+        } else if lengthOctet == 0xFF {
+            throw BERError(offset: lengthOffset, reason: "reserved length octet 0xFF")
+        } else {
+            let count = Int(lengthOctet & 0x7F)
+            guard count <= 4 else {
+                throw BERError(offset: lengthOffset, reason: "length of \(count) octets is too large")
+            }
+            guard limit - position >= count else {
+                throw BERError(offset: lengthOffset, reason: "unexpected end of data inside a length")
+            }
+            var value = 0
+            for index in 0..<count {
+                value = (value << 8) | Int(bytes[position + index])
+            }
+            position += count
+            if value < 0x80 || bytes[lengthOffset + 1] == 0 { isMinimal = false }
+            length = value
+        }
+        if let length, length > limit - position {
+            throw BERError(offset: lengthOffset, reason: "length \(length) exceeds the \(limit - position) byte(s) available")
+        }
+        return Header(
+            octet: first.octet, tagClass: first.tagClass, isConstructed: first.isConstructed, tagNumber: tagNumber, lengthOffset: lengthOffset,
+            contentStart: position, length: length, isMinimalLength: isMinimal
         )
     }
 
