@@ -308,21 +308,7 @@ public struct ReceiptValidator: Sendable {
     private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?, structure: SignedDataStructure) -> Inspection {
         var inspection = Inspection()
         guard der.first == ASN1Tag.sequence.octet, let eContent = structure.parsed.eContent else { return inspection }
-        if let envelope {
-            inspection.isReadable = true
-            inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
-                && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-            // The payload is parsed now, in place (unverified: believed only once the backend has
-            // verified these same bytes), which also gives the creation date; a payload that does not
-            // parse so is only looked at for its creation date, and parsed after verification.
-            if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
-                inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
-                inspection.creationDate = receipt.creationDate
-            } else {
-                inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
-            }
-            return inspection
-        }
+        if let envelope { return inspectInPlace(der, envelope: envelope) }
         let storeKit = configuration.storeKitTestCertificate.derBytes
         inspection.embedsOnlyStoreKitCertificate = structure.certificates.count == 1
             && der[structure.certificates[0]].elementsEqual(storeKit)
@@ -336,25 +322,29 @@ public struct ReceiptValidator: Sendable {
         return inspection
     }
 
+    /// The inspection of a canonical envelope, read in place: the StoreKit test certificate, and
+    /// the payload parsed now (unverified: believed only once the backend has verified these same
+    /// bytes), which also gives the creation date; a payload that does not parse so is only looked
+    /// at for its creation date, and parsed after verification.
+    private func inspectInPlace(_ der: [UInt8], envelope: SignedDataEnvelope) -> Inspection {
+        var inspection = Inspection()
+        inspection.isReadable = true
+        inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
+            && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
+        if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
+            inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
+            inspection.creationDate = receipt.creationDate
+        } else {
+            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
+        }
+        return inspection
+    }
+
     /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
     /// DER that the container is certain to read the same way (no tree, no content copy).
     private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?) -> Inspection {
         var inspection = Inspection()
-        if let envelope, envelope.isReadableAsContainer(der) {
-            inspection.isReadable = true
-            inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
-                && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-            // The payload is parsed now, in place (unverified: believed only once the backend has
-            // verified these same bytes), which also gives the creation date; a payload that does not
-            // parse so is only looked at for its creation date, and parsed after verification.
-            if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
-                inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
-                inspection.creationDate = receipt.creationDate
-            } else {
-                inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
-            }
-            return inspection
-        }
+        if let envelope, envelope.isReadableAsContainer(der) { return inspectInPlace(der, envelope: envelope) }
         guard let container = try? PKCS7Container(bytes: der) else { return inspection }
         inspection.isReadable = true
         inspection.embedsOnlyStoreKitCertificate = container.certificates == [configuration.storeKitTestCertificate]
