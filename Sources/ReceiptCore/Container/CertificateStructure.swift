@@ -229,7 +229,7 @@ package enum CertificateStructure {
             return isWellFormedPrimitive(tag: UInt32(tag.number), cursor.bytes[element.contentStart..<element.end])
         }
         // Universal types in constructed form: in DER only SEQUENCE and SET.
-        guard !tag.isUniversal || tag == .sequence || tag == .set else { return false }
+        guard tag.mayBeConstructed else { return false }
         guard depth < maximumDepth, let items = children(cursor, element) else { return false }
         return items.allSatisfy { isWellFormed(cursor, $0, depth: depth + 1) }
     }

@@ -53,8 +53,7 @@ package enum SignedAttributeEncoding {
                 return true
             }
         }
-        let isUniversal = element.identifier.isUniversal
-        guard !isUniversal || element.identifier == .sequence || element.identifier == .set, depth < maximumDepth else { return false }
+        guard element.identifier.mayBeConstructed, depth < maximumDepth else { return false }
         // The attribute set is `[0] IMPLICIT SET OF`: ordered as a SET.
         let isSet = element.identifier == .set || depth == 0
         var previous: Range<Int>?

@@ -41,7 +41,7 @@ extension SignedDataStructure {
         if node.isConstructed {
             // Universal types in constructed form: only SEQUENCE and SET (a constructed NULL,
             // INTEGER or OBJECT IDENTIFIER is not an encoding OpenSSL accepts).
-            guard !node.isUniversalClass || node.identifier == .sequence || node.identifier == .set else { return false }
+            guard node.mayBeConstructed else { return false }
             return node.children.allSatisfy { isWellFormedValue($0, reader) }
         }
         guard node.isUniversalClass else { return true }

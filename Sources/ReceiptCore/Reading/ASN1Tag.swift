@@ -82,11 +82,16 @@ package struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
     /// SET / SET OF (always constructed).
     @inline(__always) package static var set: ASN1Tag { ASN1Tag(octet: 0x31) }
 
-    /// The one-byte strings a receipt attribute value or a name may hold as text.
-    package static let asciiStrings: Set<ASN1Tag> = [.utf8String, .ia5String, .printableString, .visibleString]
+    /// Whether an element with this identifier may be constructed in DER: any tag outside the
+    /// universal class, or SEQUENCE and SET (a constructed NULL, INTEGER, OBJECT IDENTIFIER or
+    /// string is not DER, and OpenSSL's ANY decoding refuses it).
+    @inline(__always)
+    package var mayBeConstructed: Bool {
+        !isUniversal || self == .sequence || self == .set
+    }
 
-    /// Whether this is one of ``asciiStrings`` (UTF8String, IA5String, PrintableString,
-    /// VisibleString), tested without hashing.
+    /// Whether this is one of the one-byte strings a receipt attribute value or a name may hold
+    /// as text (UTF8String, IA5String, PrintableString, VisibleString).
     @inline(__always)
     package var isASCIIString: Bool {
         octet == Self.utf8String.octet || octet == Self.ia5String.octet || octet == Self.printableString.octet

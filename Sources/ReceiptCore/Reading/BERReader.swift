@@ -28,14 +28,10 @@ struct BERNode: Sendable {
         tagClass == 0
     }
 
-    /// Universal, primitive or constructed, with the given tag number.
-    func isUniversal(_ number: UInt32) -> Bool {
-        tagClass == 0 && tagNumber == number
-    }
-
-    /// Context-specific `[number]`.
-    func isContext(_ number: UInt32) -> Bool {
-        tagClass == 2 && tagNumber == number
+    /// ``ASN1Tag/mayBeConstructed`` for this node's tag; a multi-octet tag only outside the
+    /// universal class.
+    var mayBeConstructed: Bool {
+        identifier?.mayBeConstructed ?? !isUniversalClass
     }
 
     /// The number of content octets.
