@@ -51,12 +51,13 @@ extension SignedDataStructure {
     ///   these checks accepted).
     /// - Precondition: `certificates` holds ``signerCertificate`` (a path always starts with it).
     package func canonical(certificates: [Range<Int>]) throws(ReceiptValidationError) -> CanonicalSignedData {
-        let reader = parsed.reader
         let bytes = reader.bytes
-        guard let version = parsed.version, let eContent = parsed.eContent, let signerVersion = parsed.signerVersion,
-              let sid = parsed.signerIdentifier, let digest = parsed.signerDigest,
-              let signatureAlgorithm = parsed.signatureAlgorithm, let signature = parsed.signature
-        else {
+        // The one SignerInfo read; `signer` below is its encoding being built.
+        let signerInfo = self.signer
+        let version = signedData.version, signerVersion = signerInfo.version, sid = signerInfo.sid
+        let digest = signerInfo.digestAlgorithm.node, signatureAlgorithm = signerInfo.signatureAlgorithm.node
+        let signature = signerInfo.signature
+        guard let eContent = signedData.encapContentInfo.eContent else {
             throw ReceiptValidationError(.notPKCS7, "The signedData lacks a field the canonical form needs.")
         }
 
@@ -69,7 +70,7 @@ extension SignedDataStructure {
         try DEREncoding.append(digest, of: reader, to: &signer)
         let digestEnd = signer.count
         var attributesInSigner: Range<Int>?
-        if let attributes = parsed.signedAttributes {
+        if let attributes = signerInfo.signedAttributes?.node {
             let start = signer.count
             signer += bytes[attributes.offset..<attributes.end]
             attributesInSigner = start..<signer.count

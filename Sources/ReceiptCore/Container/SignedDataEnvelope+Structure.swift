@@ -13,11 +13,11 @@ extension SignedDataEnvelope {
     /// byte for byte, and the signature is not empty.
     package init?(structure: SignedDataStructure) {
         let bytes = structure.bytes
-        guard let found = bytes.withUnsafeBufferPointer({ Self.read(structure.parsed, $0) }) else { return nil }
+        guard let found = bytes.withUnsafeBufferPointer({ Self.read(structure.contentInfo, $0) }) else { return nil }
         self = found
     }
 
-    private static func read(_ parsed: SignedDataStructure.Parsed, _ bytes: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
+    private static func read(_ contentInfo: ContentInfo, _ bytes: UnsafeBufferPointer<UInt8>) -> SignedDataEnvelope? {
         func header(_ node: BERNode, _ tag: ASN1Tag) -> Bool {
             node.offset < bytes.count && bytes[node.offset] == tag.octet && !node.isIndefiniteLength
                 && node.contentLength <= Int(UInt32.max)
@@ -30,76 +30,65 @@ extension SignedDataEnvelope {
         func isNull(_ node: BERNode) -> Bool { header(node, .null) && node.contentLength == 0 }
 
         // ContentInfo SEQUENCE { OID signedData, [0] { SignedData SEQUENCE { ... } } }
-        guard let root = parsed.root, header(root, .sequence), root.children.count == 2,
-              encodes(root.children[0], signedDataOID)
+        guard header(contentInfo.node, .sequence), encodes(contentInfo.contentType, signedDataOID),
+              let explicit = contentInfo.contentField, let signedData = contentInfo.signedData
         else { return nil }
-        let explicit = root.children[1]
-        guard header(explicit, .contextSpecific(0, constructed: true)), explicit.children.count == 1 else { return nil }
-        let signedData = explicit.children[0]
-        let fields = signedData.children
+        guard header(explicit, .contextSpecific(0, constructed: true)) else { return nil }
         // version, digestAlgorithms, encapContentInfo, [0] certificates, signerInfos: no crls.
-        guard header(signedData, .sequence), fields.count == 5,
-              header(fields[0], .integer), header(fields[1], .set), fields[1].children.count == 1,
-              header(fields[2], .sequence), fields[2].children.count == 2, encodes(fields[2].children[0], dataOID)
+        let encapsulated = signedData.encapContentInfo
+        guard header(signedData.node, .sequence), signedData.crls == nil,
+              header(signedData.version, .integer), header(signedData.digestAlgorithmSet, .set),
+              signedData.digestAlgorithms.count == 1,
+              header(encapsulated.node, .sequence), encodes(encapsulated.eContentType, dataOID),
+              let eExplicit = encapsulated.eContentField, let octets = encapsulated.eContent
         else { return nil }
-        let eExplicit = fields[2].children[1]
-        guard header(eExplicit, .contextSpecific(0, constructed: true)), eExplicit.children.count == 1,
-              header(eExplicit.children[0], .octetString)
-        else { return nil }
-        let octets = eExplicit.children[0]
-        let certificates = fields[3]
-        guard header(certificates, .contextSpecific(0, constructed: true)), certificates.contentLength > 0,
+        guard header(eExplicit, .contextSpecific(0, constructed: true)), header(octets, .octetString) else { return nil }
+        guard let certificates = signedData.certificateSet,
+              header(certificates, .contextSpecific(0, constructed: true)), certificates.contentLength > 0,
               certificates.children.allSatisfy({ header($0, .sequence) }),
-              header(fields[4], .set), fields[4].children.count == 1
+              header(signedData.signerInfoSet, .set), signedData.signerInfos.count == 1,
+              let signer = signedData.signerInfos.first
         else { return nil }
         // SignerInfo SEQUENCE { version, sid, digestAlgorithm, [0] signedAttrs?, signatureAlgorithm, signature }
-        let signer = fields[4].children[0]
-        let items = signer.children
-        guard header(signer, .sequence), items.count == 5 || items.count == 6,
-              header(items[0], .integer), header(items[1], .sequence), header(items[2], .sequence)
+        guard header(signer.node, .sequence), signer.unsignedAttributes == nil,
+              header(signer.version, .integer), header(signer.sid, .sequence), header(signer.digestAlgorithm.node, .sequence)
         else { return nil }
-        let digest = items[2]
-        guard let digestOID = digest.children.first, digest.children.count <= 2,
-              digest.children.count == 1 || isNull(digest.children[1])
-        else { return nil }
+        let digest = signer.digestAlgorithm
+        guard digest.parameters.map(isNull) ?? true else { return nil }
         let digestAlgorithm: DigestAlgorithm
-        if encodes(digestOID, sha256OID) {
+        if encodes(digest.algorithm, sha256OID) {
             digestAlgorithm = .sha256
-        } else if encodes(digestOID, sha1OID) {
+        } else if encodes(digest.algorithm, sha1OID) {
             digestAlgorithm = .sha1
         } else {
             return nil
         }
         // digestAlgorithms lists the signer's algorithm alone, encoded as the signer encodes it.
-        let listed = fields[1].children[0]
-        guard !digest.isIndefiniteLength, encodes(listed, Array(bytes[digest.offset..<digest.end])) else { return nil }
+        let listed = signedData.digestAlgorithms[0].node
+        guard !digest.node.isIndefiniteLength, encodes(listed, Array(bytes[digest.node.offset..<digest.node.end])) else {
+            return nil
+        }
 
         var signedAttributes: Range<Int>?
-        var index = 3
-        if items.count == 6 {
+        if let attributes = signer.signedAttributes {
             // DER throughout: the checks applied ``SignedAttributeEncoding`` to exactly this TLV.
-            guard let attributes = parsed.signedAttributes, attributes.offset == items[3].offset,
-                  header(items[3], .contextSpecific(0, constructed: true))
-            else { return nil }
-            signedAttributes = attributes.offset..<attributes.end
-            index = 4
+            guard header(attributes.node, .contextSpecific(0, constructed: true)) else { return nil }
+            signedAttributes = attributes.node.offset..<attributes.node.end
         }
-        let signatureAlgorithm = items[index]
-        let signature = items[index + 1]
-        guard header(signatureAlgorithm, .sequence), let signatureOID = signatureAlgorithm.children.first,
-              header(signatureOID, .objectIdentifier),
-              signatureAlgorithm.children.count == 1
-                || (signatureAlgorithm.children.count == 2 && isNull(signatureAlgorithm.children[1])),
+        let signatureAlgorithm = signer.signatureAlgorithm
+        let signature = signer.signature
+        guard header(signatureAlgorithm.node, .sequence), header(signatureAlgorithm.algorithm, .objectIdentifier),
+              signatureAlgorithm.parameters.map(isNull) ?? true,
               header(signature, .octetString), signature.contentLength > 0
         else { return nil }
 
         return SignedDataEnvelope(
-            head: fields[0].offset..<fields[1].end,
+            head: signedData.version.offset..<signedData.digestAlgorithmSet.end,
             content: octets.contentStart..<octets.contentEnd,
             certificates: certificates.contentStart..<certificates.contentEnd,
-            signerHead: items[0].offset..<digest.end,
+            signerHead: signer.version.offset..<digest.node.end,
             signedAttributes: signedAttributes,
-            signatureAlgorithm: signatureAlgorithm.offset..<signatureAlgorithm.end,
+            signatureAlgorithm: signatureAlgorithm.node.offset..<signatureAlgorithm.node.end,
             signature: signature.contentStart..<signature.contentEnd,
             digestAlgorithm: digestAlgorithm)
     }

@@ -1,5 +1,7 @@
 /// The structure checks' small readings of one node: OCTET STRING segments, OIDs, INTEGERs,
-/// AlgorithmIdentifiers and ANY values, each over a node the ``BERReader`` already bounded.
+/// AlgorithmIdentifiers and ANY values, each over a node the ``BERReader`` already bounded; the
+/// schema phase builds the Reading values (``AlgorithmIdentifier``, ``SignerInfo``, …) from nodes
+/// these accepted.
 extension SignedDataStructure {
     /// A constructed OCTET STRING's segments are OCTET STRINGs, recursively (the reader bounded the depth).
     static func isOctetStringSegments(_ node: BERNode) -> Bool {
@@ -46,16 +48,5 @@ extension SignedDataStructure {
         }
         guard node.isUniversalClass else { return true }
         return CertificateStructure.isWellFormedPrimitive(tag: node.tagNumber, reader.content(of: node))
-    }
-
-    static func algorithmOID(_ node: BERNode, _ reader: BERReader) -> String? {
-        guard isAlgorithmIdentifier(node, reader) else { return nil }
-        return oid(node.children[0], reader)
-    }
-
-    static func hasNoOrNullParameters(_ node: BERNode, _ reader: BERReader) -> Bool {
-        guard node.children.count == 2 else { return true }
-        let parameters = node.children[1]
-        return parameters.identifier == .null && parameters.contentLength == 0
     }
 }

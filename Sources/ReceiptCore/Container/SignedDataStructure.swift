@@ -37,8 +37,15 @@ package struct SignedDataStructure: Sendable {
     package var digestAlgorithm: DigestAlgorithm
     /// Whether the signer carries signed attributes.
     package var hasSignedAttributes: Bool
-    /// The reading every later step builds on (``canonical(certificates:)``).
-    let parsed: Parsed
+    /// The reader of ``bytes`` the values below are ranges of.
+    let reader: BERReader
+    /// The reading every later step builds on (``canonical(certificates:)``,
+    /// ``SignedDataEnvelope/init(structure:)``): the whole ContentInfo, read once.
+    let contentInfo: ContentInfo
+    /// The ContentInfo's signedData (the checks require one).
+    let signedData: CMSSignedData
+    /// The signedData's one SignerInfo (the checks require exactly one).
+    let signer: SignerInfo
 
     /// More embedded certificates than this are refused (a receipt carries three).
     package static let maximumCertificates = 64
@@ -56,20 +63,23 @@ package struct SignedDataStructure: Sendable {
         checking bytes: [UInt8],
         decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
     ) throws(ReceiptValidationError) {
-        let parsed = try Self.schema(bytes)
-        try Self.usability(parsed)
-        try Self.certificates(parsed, bytes, decodeCertificate: decodeCertificate)
-        let digest = try Self.algorithms(parsed)
-        let signerCertificate = try Self.signerCertificate(parsed, bytes)
-        self.certificates = parsed.certificates.map { $0.offset..<$0.end }
+        let (reader, contentInfo) = try Self.schema(bytes)
+        let (signedData, signer) = try Self.usability(contentInfo)
+        try Self.certificates(signedData, reader, decodeCertificate: decodeCertificate)
+        let digest = try Self.algorithms(signedData, signer, reader)
+        let signerCertificate = try Self.signerCertificate(signedData, signer, bytes)
+        self.certificates = signedData.certificates.map { $0.offset..<$0.end }
         self.signerCertificate = signerCertificate
         self.digestAlgorithm = digest
-        self.hasSignedAttributes = parsed.signedAttributes != nil
-        self.parsed = parsed
+        self.hasSignedAttributes = signer.signedAttributes != nil
+        self.reader = reader
+        self.contentInfo = contentInfo
+        self.signedData = signedData
+        self.signer = signer
     }
 
     /// The input these checks read.
-    package var bytes: [UInt8] { parsed.reader.bytes }
+    package var bytes: [UInt8] { reader.bytes }
 
     /// What the checks established, as ranges of ``bytes``.
     package var checked: CheckedSignedData {
@@ -80,36 +90,13 @@ package struct SignedDataStructure: Sendable {
 
     // MARK: Phase 1: schema (not_pkcs7)
 
-    /// The parts the later phases look at.
-    struct Parsed {
-        var reader: BERReader
-        var contentType: String
-        /// The ContentInfo (``SignedDataEnvelope/init(structure:)`` reads the skeleton from it).
-        var root: BERNode?
-        var version: BERNode?
-        var eContent: BERNode?
-        var signerVersion: BERNode?
-        var signerIdentifier: BERNode?
-        var signature: BERNode?
-        var hasSignedData = false
-        var digestAlgorithms: [BERNode] = []
-        var eContentType = ""
-        var hasEContent = false
-        var hasCRLs = false
-        var certificates: [BERNode] = []
-        var signers: [BERNode] = []
-        var signerIssuer: BERNode?
-        var signerSerial: BERNode?
-        var signerDigest: BERNode?
-        var signedAttributes: BERNode?
-        var signatureAlgorithm: BERNode?
-    }
-
     private static func notPKCS7(_ reason: String, _ offset: Int) -> ReceiptValidationError {
         ReceiptValidationError(.notPKCS7, "Not a PKCS #7 signedData: \(reason).", offset: offset)
     }
 
-    private static func schema(_ bytes: [UInt8]) throws(ReceiptValidationError) -> Parsed {
+    /// Reads `bytes` as a ``ContentInfo`` (its content as a ``CMSSignedData`` when it is one),
+    /// checking the schema as it goes.
+    private static func schema(_ bytes: [UInt8]) throws(ReceiptValidationError) -> (BERReader, ContentInfo) {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The data is empty, not a PKCS #7 structure.", offset: 0)
         }
@@ -126,19 +113,21 @@ package struct SignedDataStructure: Sendable {
         else {
             throw notPKCS7("the outer element is not a ContentInfo SEQUENCE { OBJECT IDENTIFIER, [0] content }", root.offset)
         }
-        var parsed = Parsed(reader: reader, contentType: type)
-        parsed.root = root
-        guard root.children.count == 2 else { return parsed }
+        var contentInfo = ContentInfo(node: root, contentType: root.children[0], contentTypeOID: type)
+        guard root.children.count == 2 else { return (reader, contentInfo) }
         let explicit = root.children[1]
         guard explicit.identifier == .contextSpecific(0, constructed: true), explicit.children.count == 1 else {
             throw notPKCS7("the ContentInfo content is not [0] EXPLICIT with one element", explicit.offset)
         }
-        guard type == PKCS7Container.signedDataOID else { return parsed }
-        parsed.hasSignedData = true
+        contentInfo.contentField = explicit
+        guard type == PKCS7Container.signedDataOID else { return (reader, contentInfo) }
+        contentInfo.signedData = try signedData(explicit.children[0], reader)
+        return (reader, contentInfo)
+    }
 
-        // SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,
-        //                           [0] certificates OPTIONAL, [1] crls OPTIONAL, signerInfos SET }
-        let signedData = explicit.children[0]
+    /// SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo,
+    ///                           [0] certificates OPTIONAL, [1] crls OPTIONAL, signerInfos SET }
+    private static func signedData(_ signedData: BERNode, _ reader: BERReader) throws(ReceiptValidationError) -> CMSSignedData {
         guard signedData.identifier == .sequence, signedData.children.count >= 4 else {
             throw notPKCS7("SignedData is not a SEQUENCE of at least four fields", signedData.offset)
         }
@@ -146,7 +135,6 @@ package struct SignedDataStructure: Sendable {
         guard isInteger(fields[0], reader) else {
             throw notPKCS7("the SignedData version is not an INTEGER", fields[0].offset)
         }
-        parsed.version = fields[0]
         guard fields[1].identifier == .set else {
             throw notPKCS7("digestAlgorithms is not a SET", fields[1].offset)
         }
@@ -155,70 +143,85 @@ package struct SignedDataStructure: Sendable {
                 "digestAlgorithms lists \(fields[1].children.count) algorithms; at most \(SignedDataLimits.maximumDigestAlgorithms) are read",
                 fields[1].offset)
         }
-        for algorithm in fields[1].children where !isAlgorithmIdentifier(algorithm, reader) {
-            throw notPKCS7("a digestAlgorithms member is not an AlgorithmIdentifier", algorithm.offset)
-        }
-        parsed.digestAlgorithms = fields[1].children
-
-        // EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT OCTET STRING OPTIONAL }
-        let encapsulated = fields[2]
-        guard encapsulated.identifier == .sequence, (1...2).contains(encapsulated.children.count),
-              let eType = oid(encapsulated.children[0], reader)
-        else {
-            throw notPKCS7("encapContentInfo is not a SEQUENCE { OBJECT IDENTIFIER, [0] content }", encapsulated.offset)
-        }
-        parsed.eContentType = eType
-        if encapsulated.children.count == 2 {
-            let eExplicit = encapsulated.children[1]
-            guard eExplicit.identifier == .contextSpecific(0, constructed: true), eExplicit.children.count == 1 else {
-                throw notPKCS7("eContent is not [0] EXPLICIT with one element", eExplicit.offset)
+        var digestAlgorithms: [AlgorithmIdentifier] = []
+        digestAlgorithms.reserveCapacity(fields[1].children.count)
+        for node in fields[1].children {
+            guard isAlgorithmIdentifier(node, reader), let algorithm = AlgorithmIdentifier(node) else {
+                throw notPKCS7("a digestAlgorithms member is not an AlgorithmIdentifier", node.offset)
             }
-            if eType == PKCS7Container.dataOID {
-                let octets = eExplicit.children[0]
-                guard octets.hasTag(.octetString), !octets.isConstructed || isOctetStringSegments(octets) else {
-                    throw notPKCS7("the id-data eContent is not an OCTET STRING", octets.offset)
-                }
-                guard segmentDepth(octets) <= SignedDataLimits.maximumStringNesting else {
-                    throw notPKCS7(
-                        "the eContent OCTET STRING nests constructed segments more than \(SignedDataLimits.maximumStringNesting) levels deep",
-                        octets.offset)
-                }
-                parsed.eContent = octets
-            }
-            parsed.hasEContent = true
+            digestAlgorithms.append(algorithm)
         }
+        let encapContentInfo = try encapsulatedContentInfo(fields[2], reader)
 
         var index = 3
+        var certificateSet: BERNode?
         if fields[index].hasTag(.contextSpecific(0, constructed: true)) {
             guard fields[index].isConstructed else {
                 throw notPKCS7("the certificates field is not constructed", fields[index].offset)
             }
-            parsed.certificates = fields[index].children
+            certificateSet = fields[index]
             index += 1
         }
+        var crls: BERNode?
         if index < fields.count, fields[index].hasTag(.contextSpecific(1, constructed: true)) {
-            parsed.hasCRLs = true
+            crls = fields[index]
             index += 1
         }
         guard index == fields.count - 1, fields[index].identifier == .set else {
             throw notPKCS7("SignedData does not end with exactly one signerInfos SET", fields[min(index, fields.count - 1)].offset)
         }
-        parsed.signers = fields[index].children
-        guard parsed.signers.count <= SignedDataLimits.maximumSignerInfos else {
+        let signerInfoSet = fields[index]
+        guard signerInfoSet.children.count <= SignedDataLimits.maximumSignerInfos else {
             throw notPKCS7(
-                "signerInfos holds \(parsed.signers.count) SignerInfos; at most \(SignedDataLimits.maximumSignerInfos) are read",
-                fields[index].offset)
+                "signerInfos holds \(signerInfoSet.children.count) SignerInfos; at most \(SignedDataLimits.maximumSignerInfos) are read",
+                signerInfoSet.offset)
         }
-        for (position, signer) in parsed.signers.enumerated() {
-            try signerInfo(signer, reader, first: position == 0, into: &parsed)
+        var signerInfos: [SignerInfo] = []
+        signerInfos.reserveCapacity(signerInfoSet.children.count)
+        for signer in signerInfoSet.children {
+            signerInfos.append(try signerInfo(signer, reader))
         }
-        return parsed
+        return CMSSignedData(
+            node: signedData, version: fields[0], digestAlgorithmSet: fields[1], digestAlgorithms: digestAlgorithms,
+            encapContentInfo: encapContentInfo, certificateSet: certificateSet, crls: crls,
+            signerInfoSet: signerInfoSet, signerInfos: signerInfos)
+    }
+
+    /// EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT OCTET STRING OPTIONAL }
+    private static func encapsulatedContentInfo(
+        _ encapsulated: BERNode, _ reader: BERReader
+    ) throws(ReceiptValidationError) -> EncapsulatedContentInfo {
+        guard encapsulated.identifier == .sequence, (1...2).contains(encapsulated.children.count),
+              let eType = oid(encapsulated.children[0], reader)
+        else {
+            throw notPKCS7("encapContentInfo is not a SEQUENCE { OBJECT IDENTIFIER, [0] content }", encapsulated.offset)
+        }
+        var info = EncapsulatedContentInfo(node: encapsulated, eContentType: encapsulated.children[0], eContentTypeOID: eType)
+        guard encapsulated.children.count == 2 else { return info }
+        let eExplicit = encapsulated.children[1]
+        guard eExplicit.identifier == .contextSpecific(0, constructed: true), eExplicit.children.count == 1 else {
+            throw notPKCS7("eContent is not [0] EXPLICIT with one element", eExplicit.offset)
+        }
+        if eType == PKCS7Container.dataOID {
+            let octets = eExplicit.children[0]
+            guard octets.hasTag(.octetString), !octets.isConstructed || isOctetStringSegments(octets) else {
+                throw notPKCS7("the id-data eContent is not an OCTET STRING", octets.offset)
+            }
+            guard segmentDepth(octets) <= SignedDataLimits.maximumStringNesting else {
+                throw notPKCS7(
+                    "the eContent OCTET STRING nests constructed segments more than \(SignedDataLimits.maximumStringNesting) levels deep",
+                    octets.offset)
+            }
+            info.eContent = octets
+        }
+        info.eContentField = eExplicit
+        return info
     }
 
     /// SignerInfo ::= SEQUENCE { version INTEGER, sid IssuerAndSerialNumber, digestAlgorithm,
     /// signedAttrs [0] IMPLICIT SET OF Attribute OPTIONAL, signatureAlgorithm, signature OCTET STRING,
     /// unsignedAttrs [1] IMPLICIT SET OF Attribute OPTIONAL }
-    private static func signerInfo(_ signer: BERNode, _ reader: BERReader, first: Bool, into parsed: inout Parsed) throws(ReceiptValidationError) {
+    private static func signerInfo(_ signer: BERNode, _ reader: BERReader) throws(ReceiptValidationError) -> SignerInfo {
         guard signer.identifier == .sequence, (5...7).contains(signer.children.count) else {
             throw notPKCS7("a SignerInfo is not a SEQUENCE of five to seven fields", signer.offset)
         }
@@ -233,17 +236,18 @@ package struct SignedDataStructure: Sendable {
         else {
             throw notPKCS7("the signer identifier is not an issuerAndSerialNumber with a well-formed name", sid.offset)
         }
-        guard isAlgorithmIdentifier(items[2], reader) else {
+        guard isAlgorithmIdentifier(items[2], reader), let digestAlgorithm = AlgorithmIdentifier(items[2]) else {
             throw notPKCS7("the SignerInfo digestAlgorithm is not an AlgorithmIdentifier", items[2].offset)
         }
         var index = 3
-        var attributes: BERNode?
+        var signedAttributes: CMSAttributes?
         if items[index].hasTag(.contextSpecific(0, constructed: true)) {
-            try checkAttributes(items[index], reader, kind: "signed")
-            attributes = items[index]
+            signedAttributes = try attributes(items[index], reader, kind: "signed")
             index += 1
         }
-        guard index + 1 < items.count, isAlgorithmIdentifier(items[index], reader) else {
+        guard index + 1 < items.count, isAlgorithmIdentifier(items[index], reader),
+              let signatureAlgorithm = AlgorithmIdentifier(items[index])
+        else {
             throw notPKCS7("the SignerInfo signatureAlgorithm is not an AlgorithmIdentifier", items[min(index, items.count - 1)].offset)
         }
         let signature = items[index + 1]
@@ -251,28 +255,23 @@ package struct SignedDataStructure: Sendable {
             throw notPKCS7("the SignerInfo signature is not a primitive OCTET STRING", signature.offset)
         }
         index += 2
+        var unsignedAttributes: CMSAttributes?
         if index < items.count, items[index].hasTag(.contextSpecific(1, constructed: true)) {
-            try checkAttributes(items[index], reader, kind: "unsigned")
+            unsignedAttributes = try attributes(items[index], reader, kind: "unsigned")
             index += 1
         }
         guard index == items.count else {
             throw notPKCS7("the SignerInfo has unexpected fields", items[min(index, items.count - 1)].offset)
         }
-        if first {
-            parsed.signerIssuer = sid.children[0]
-            parsed.signerSerial = sid.children[1]
-            parsed.signerDigest = items[2]
-            parsed.signedAttributes = attributes
-            parsed.signatureAlgorithm = items[attributes == nil ? 3 : 4]
-            parsed.signerVersion = items[0]
-            parsed.signerIdentifier = sid
-            parsed.signature = signature
-        }
+        return SignerInfo(
+            node: signer, version: items[0], sid: sid, issuer: sid.children[0], serialNumber: sid.children[1],
+            digestAlgorithm: digestAlgorithm, signedAttributes: signedAttributes, signatureAlgorithm: signatureAlgorithm,
+            signature: signature, unsignedAttributes: unsignedAttributes)
     }
 
     /// `[n] IMPLICIT SET OF Attribute`, Attribute ::= SEQUENCE { OBJECT IDENTIFIER, SET OF ANY (non-empty) },
     /// at most ``SignedDataLimits/maximumAttributes`` of them.
-    private static func checkAttributes(_ node: BERNode, _ reader: BERReader, kind: String) throws(ReceiptValidationError) {
+    private static func attributes(_ node: BERNode, _ reader: BERReader, kind: String) throws(ReceiptValidationError) -> CMSAttributes {
         guard node.isConstructed, !node.children.isEmpty else {
             throw notPKCS7("a SignerInfo attribute set is empty or not constructed", node.offset)
         }
@@ -281,60 +280,69 @@ package struct SignedDataStructure: Sendable {
                 "the SignerInfo has \(node.children.count) \(kind) attributes; at most \(SignedDataLimits.maximumAttributes) are read",
                 node.offset)
         }
+        var attributes: [CMSAttributes.Attribute] = []
+        attributes.reserveCapacity(node.children.count)
         for attribute in node.children {
             guard attribute.identifier == .sequence, attribute.children.count == 2,
                   isOID(attribute.children[0], reader),
                   attribute.children[1].identifier == .set,
                   !attribute.children[1].children.isEmpty,
-                  attribute.children[1].children.allSatisfy({ isWellFormedValue($0, reader) })
+                  attribute.children[1].children.allSatisfy({ isWellFormedValue($0, reader) }),
+                  let read = CMSAttributes.Attribute(attribute)
             else {
                 throw notPKCS7("a SignerInfo attribute is not a SEQUENCE { OBJECT IDENTIFIER, SET OF values }", attribute.offset)
             }
+            attributes.append(read)
         }
+        return CMSAttributes(node: node, attributes: attributes)
     }
 
     // MARK: Phase 2: usability (not_signed)
 
-    private static func usability(_ parsed: Parsed) throws(ReceiptValidationError) {
-        guard parsed.contentType == PKCS7Container.signedDataOID else {
-            throw ReceiptValidationError(.notSigned, "The PKCS #7 content type \(parsed.contentType) is not signedData.")
+    /// The signedData and its one SignerInfo, when the ContentInfo carries a usable one.
+    private static func usability(_ contentInfo: ContentInfo) throws(ReceiptValidationError) -> (CMSSignedData, SignerInfo) {
+        guard contentInfo.contentTypeOID == PKCS7Container.signedDataOID else {
+            throw ReceiptValidationError(.notSigned, "The PKCS #7 content type \(contentInfo.contentTypeOID) is not signedData.")
         }
-        guard parsed.hasSignedData else {
+        guard let signedData = contentInfo.signedData else {
             throw ReceiptValidationError(.notSigned, "The ContentInfo carries no signedData content.")
         }
-        guard parsed.eContentType == PKCS7Container.dataOID else {
+        let encapsulated = signedData.encapContentInfo
+        guard encapsulated.eContentTypeOID == PKCS7Container.dataOID else {
             throw ReceiptValidationError(
-                .notSigned, "The signedData encapsulates content type \(parsed.eContentType), not id-data.")
+                .notSigned, "The signedData encapsulates content type \(encapsulated.eContentTypeOID), not id-data.")
         }
-        guard parsed.hasEContent else {
+        guard encapsulated.eContentField != nil else {
             throw ReceiptValidationError(
                 .notSigned, "The signedData has no encapsulated content (a detached or certificates-only structure).")
         }
-        guard !parsed.hasCRLs else {
+        guard signedData.crls == nil else {
             throw ReceiptValidationError(.notSigned, "The signedData carries CRLs; receipts carry none.")
         }
-        guard parsed.signers.count == 1 else {
+        guard signedData.signerInfos.count == 1, let signer = signedData.signerInfos.first else {
             throw ReceiptValidationError(
                 .notSigned,
-                parsed.signers.isEmpty
+                signedData.signerInfos.isEmpty
                     ? "The signedData has no signer."
-                    : "The signedData has \(parsed.signers.count) signers; exactly one is supported.")
+                    : "The signedData has \(signedData.signerInfos.count) signers; exactly one is supported.")
         }
+        return (signedData, signer)
     }
 
     // MARK: Phase 3: embedded certificates (invalid_certificate)
 
     private static func certificates(
-        _ parsed: Parsed, _ bytes: [UInt8],
+        _ signedData: CMSSignedData, _ reader: BERReader,
         decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
     ) throws(ReceiptValidationError) {
-        guard parsed.certificates.count <= maximumCertificates else {
+        let certificates = signedData.certificates
+        guard certificates.count <= maximumCertificates else {
             throw ReceiptValidationError(
                 .invalidCertificate,
-                "The signedData embeds \(parsed.certificates.count) certificates; at most \(maximumCertificates) are accepted.")
+                "The signedData embeds \(certificates.count) certificates; at most \(maximumCertificates) are accepted.")
         }
-        for (index, node) in parsed.certificates.enumerated() {
-            let encoding = parsed.reader.encoding(of: node)
+        for (index, node) in certificates.enumerated() {
+            let encoding = reader.encoding(of: node)
             guard node.hasTag(.sequence), CertificateStructure.isCertificate(encoding) else {
                 throw ReceiptValidationError(
                     .invalidCertificate, "Embedded certificate \(index) is not a well-formed DER X.509 certificate.",
@@ -346,28 +354,29 @@ package struct SignedDataStructure: Sendable {
 
     // MARK: Phase 4: algorithms (invalid_signature)
 
-    private static func algorithms(_ parsed: Parsed) throws(ReceiptValidationError) -> DigestAlgorithm {
-        let reader = parsed.reader
-        guard let digestNode = parsed.signerDigest, let signatureNode = parsed.signatureAlgorithm,
-              let digestOID = algorithmOID(digestNode, reader), let signatureOID = algorithmOID(signatureNode, reader)
-        else {
+    private static func algorithms(
+        _ signedData: CMSSignedData, _ signer: SignerInfo, _ reader: BERReader
+    ) throws(ReceiptValidationError) -> DigestAlgorithm {
+        let digestAlgorithm = signer.digestAlgorithm
+        let signatureAlgorithm = signer.signatureAlgorithm
+        guard let digestOID = digestAlgorithm.algorithmOID(reader), let signatureOID = signatureAlgorithm.algorithmOID(reader) else {
             throw ReceiptValidationError(.invalidSignature, "The signer's algorithms could not be read.")
         }
         let digest = DigestAlgorithm(oid: digestOID)
-        guard digest == .sha1 || digest == .sha256, hasNoOrNullParameters(digestNode, reader) else {
+        guard digest == .sha1 || digest == .sha256, digestAlgorithm.hasAbsentOrNullParameters else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signer's digest algorithm \(digestOID) is not SHA-1 or SHA-256 (with absent or NULL parameters).")
         }
-        guard parsed.digestAlgorithms.contains(where: { algorithmOID($0, reader) == digestOID }) else {
+        guard signedData.digestAlgorithms.contains(where: { $0.algorithmOID(reader) == digestOID }) else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signer's digest algorithm \(digest) is not listed in the signedData's digestAlgorithms.")
         }
         let expected = digest == .sha1 ? sha1WithRSAOID : sha256WithRSAOID
-        guard signatureOID == rsaEncryptionOID || signatureOID == expected, hasNoOrNullParameters(signatureNode, reader) else {
+        guard signatureOID == rsaEncryptionOID || signatureOID == expected, signatureAlgorithm.hasAbsentOrNullParameters else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature algorithm \(signatureOID) is not RSA with the signer's digest \(digest).")
         }
-        if let attributes = parsed.signedAttributes {
+        if let attributes = signer.signedAttributes {
             try checkSignedAttributes(attributes, reader)
         }
         return digest
@@ -379,18 +388,18 @@ package struct SignedDataStructure: Sendable {
     /// RFC 5652 §5.3/§11: exactly one messageDigest attribute holding one OCTET STRING, and at most
     /// one contentType attribute, whose one value is id-data (the eContentType). OpenSSL's PKCS #7
     /// verification does not compare the contentType attribute; GnuTLS does.
-    private static func checkSignedAttributes(_ attributes: BERNode, _ reader: BERReader) throws(ReceiptValidationError) {
-        guard SignedAttributeEncoding.isDER(reader.bytes, attributes.offset..<attributes.end) else {
+    private static func checkSignedAttributes(_ attributes: CMSAttributes, _ reader: BERReader) throws(ReceiptValidationError) {
+        guard SignedAttributeEncoding.isDER(reader.bytes, attributes.node.offset..<attributes.node.end) else {
             throw ReceiptValidationError(
                 .invalidSignature,
                 "The signed attributes are not DER (sorted SETs, minimal lengths, DER values), so the bytes their signature covers are not one agreed encoding.",
-                offset: attributes.offset)
+                offset: attributes.node.offset)
         }
         var digests = 0
         var contentTypes = 0
-        for attribute in attributes.children where attribute.children.count == 2 {
-            let values = attribute.children[1].children
-            switch oid(attribute.children[0], reader) {
+        for attribute in attributes.attributes {
+            let values = attribute.values
+            switch oid(attribute.type, reader) {
             case messageDigestOID:
                 digests += 1
                 guard values.count == 1, values[0].identifier == .octetString else {
@@ -416,16 +425,15 @@ package struct SignedDataStructure: Sendable {
 
     // MARK: Phase 5: the signer's certificate (untrusted_chain)
 
-    private static func signerCertificate(_ parsed: Parsed, _ bytes: [UInt8]) throws(ReceiptValidationError) -> Range<Int> {
-        guard let issuerNode = parsed.signerIssuer, let serialNode = parsed.signerSerial else {
-            throw ReceiptValidationError(.untrustedChain, "The signer identifier could not be read.")
-        }
-        let issuer = issuerNode.offset..<issuerNode.end
-        let serial = serialNode.offset..<serialNode.end
+    private static func signerCertificate(
+        _ signedData: CMSSignedData, _ signer: SignerInfo, _ bytes: [UInt8]
+    ) throws(ReceiptValidationError) -> Range<Int> {
+        let issuer = signer.issuer.offset..<signer.issuer.end
+        let serial = signer.serialNumber.offset..<signer.serialNumber.end
         // Compared in place: the certificates were checked as strict DER in phase 3.
         let candidates = bytes.withUnsafeBufferPointer { pointer -> [(certificate: Range<Int>, issuer: Range<Int>)] in
             let cursor = DERCursor(pointer)
-            return parsed.certificates.compactMap { node in
+            return signedData.certificates.compactMap { node in
                 guard let identity = CertificateStructure.issuerAndSerial(cursor, node.offset..<node.end),
                       pointer[identity.serial].elementsEqual(pointer[serial])
                 else { return nil }

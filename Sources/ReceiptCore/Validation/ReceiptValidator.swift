@@ -307,13 +307,13 @@ public struct ReceiptValidator: Sendable {
     /// of the `[0] certificates` members). A canonical envelope is read in place as before.
     private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?, structure: SignedDataStructure) -> Inspection {
         var inspection = Inspection()
-        guard der.first == ASN1Tag.sequence.octet, let eContent = structure.parsed.eContent else { return inspection }
+        guard der.first == ASN1Tag.sequence.octet, let eContent = structure.signedData.encapContentInfo.eContent else { return inspection }
         if let envelope { return inspectInPlace(der, envelope: envelope) }
         let storeKit = configuration.storeKitTestCertificate.derBytes
         inspection.embedsOnlyStoreKitCertificate = structure.certificates.count == 1
             && der[structure.certificates[0]].elementsEqual(storeKit)
         if eContent.isConstructed {
-            guard let content = try? structure.parsed.reader.stringContent(of: eContent) else { return inspection }
+            guard let content = try? structure.reader.stringContent(of: eContent) else { return inspection }
             inspection.creationDate = (try? ReceiptParser.creationDate(in: content)) ?? nil
         } else {
             inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: eContent.contentStart..<eContent.contentEnd)) ?? nil
