@@ -1,6 +1,8 @@
-/// The structure checks every ``CryptoBackend`` runs on a PKCS #7 signedData before its library
-/// sees it, so that every backend classifies a structurally damaged input the same way
+/// The structure rules ``ReceiptValidator`` applies to a PKCS #7 signedData before any backend's
+/// library sees it, so that every backend's verdict on a structurally damaged input is the same
 /// (the DESIGN's "classify failures the same way" rule; OpenSSL and GnuTLS decode differently).
+/// No backend applies them: a backend is handed the signedData the validator rebuilt from what
+/// these checks read (``canonical(certificates:)``).
 ///
 /// Nothing here verifies anything: signature, chain and validity stay the libraries' decisions.
 /// The checks run in phases, and the first failing phase decides the code:
@@ -24,10 +26,10 @@
 ///    name and serial number, or another one also matches when names are compared loosely
 ///    (``CertificateStructure/looseNameKey(_:)``, so OpenSSL's canonical lookup cannot pick another).
 ///
-/// The backend then decodes the structure with its library (a failure there is `not_pkcs7`),
-/// builds and verifies the chain (`untrusted_chain`), checks validity at the chosen time
-/// (`certificate_expired`, `certificate_not_yet_valid`) and verifies the signature
-/// (`invalid_signature`).
+/// The backend then decodes the rebuild with its library (a failure there is `not_pkcs7`),
+/// builds and verifies the chain (`untrusted_chain`) and verifies the signature
+/// (`invalid_signature`); the validator checks validity at the chosen time
+/// (`certificate_expired`, `certificate_not_yet_valid`) on the chain it returned.
 package struct SignedDataStructure: Sendable {
     /// The byte ranges of the embedded certificates, in order.
     package var certificates: [Range<Int>]
@@ -71,9 +73,9 @@ package struct SignedDataStructure: Sendable {
     /// The input these checks read.
     package var bytes: [UInt8] { parsed.reader.bytes }
 
-    /// What the checks established, as ranges of ``bytes``.
-    package var checked: CheckedSignedData {
-        CheckedSignedData(
+    /// Where the parts a backend verifies lie in ``bytes`` (as read, for the validator to hand on).
+    package var ranges: SignedDataRanges {
+        SignedDataRanges(
             certificates: certificates, signerCertificate: signerCertificate, digestAlgorithm: digestAlgorithm,
             hasSignedAttributes: hasSignedAttributes)
     }

@@ -220,7 +220,7 @@ public struct ReceiptValidator: Sendable {
                 do throws(ReceiptValidationError) {
                     if let reader = backend as? any SignedDataEnvelopeVerifying {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: canonical.envelope, checked: canonical.checked,
+                            canonical.der, envelope: canonical.envelope, ranges: canonical.ranges,
                             trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)
