@@ -15,8 +15,9 @@
 /// 2. `not_signed`: a ContentInfo of another type, no signedData content, an eContentType other than
 ///    id-data, no eContent (detached), a `crls` field, or not exactly one SignerInfo.
 /// 3. `invalid_certificate`: more than ``maximumCertificates`` embedded certificates, or one that is
-///    not a strict-DER X.509 certificate (``CertificateStructure``) or that the backend's library
-///    cannot decode (the `decodeCertificate` closure), whether or not it is on the chain.
+///    not a strict-DER X.509 certificate (``CertificateStructure``), whether or not it is on the
+///    chain. (A certificate of the rebuild the backend's library cannot decode is
+///    `invalid_certificate` too, from the backend.)
 /// 4. `invalid_signature`: the signer's digestAlgorithm is not SHA-1 or SHA-256 (parameters absent
 ///    or NULL), is not listed in `digestAlgorithms`, the signatureAlgorithm is neither
 ///    rsaEncryption nor the RSA algorithm with that digest, the signed attributes are not DER
@@ -50,17 +51,11 @@ package struct SignedDataStructure: Sendable {
     private static let sha256WithRSAOID = KnownObjectIdentifier.sha256WithRSAEncryption.dotted
 
     /// Runs phases 1–5 on `bytes`.
-    /// - Parameter decodeCertificate: the backend library's decoding of one embedded certificate
-    ///   (its DER and its index), called in phase 3 after the shared check accepted it; it throws
-    ///   ``ReceiptValidationError/Code/invalidCertificate`` when the library cannot decode it.
     /// - Throws: the code of the first failing phase (see the type's documentation).
-    package init(
-        checking bytes: [UInt8],
-        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
-    ) throws(ReceiptValidationError) {
+    package init(checking bytes: [UInt8]) throws(ReceiptValidationError) {
         let parsed = try Self.schema(bytes)
         try Self.usability(parsed)
-        try Self.certificates(parsed, bytes, decodeCertificate: decodeCertificate)
+        try Self.certificates(parsed)
         let digest = try Self.algorithms(parsed)
         let signerCertificate = try Self.signerCertificate(parsed, bytes)
         self.certificates = parsed.certificates.map { $0.offset..<$0.end }
@@ -326,10 +321,7 @@ package struct SignedDataStructure: Sendable {
 
     // MARK: Phase 3: embedded certificates (invalid_certificate)
 
-    private static func certificates(
-        _ parsed: Parsed, _ bytes: [UInt8],
-        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
-    ) throws(ReceiptValidationError) {
+    private static func certificates(_ parsed: Parsed) throws(ReceiptValidationError) {
         guard parsed.certificates.count <= maximumCertificates else {
             throw ReceiptValidationError(
                 .invalidCertificate,
@@ -342,7 +334,6 @@ package struct SignedDataStructure: Sendable {
                     .invalidCertificate, "Embedded certificate \(index) is not a well-formed DER X.509 certificate.",
                     offset: node.offset)
             }
-            try decodeCertificate(encoding, index)
         }
     }
 

@@ -112,7 +112,7 @@ public struct ReceiptValidator: Sendable {
         // later step builds on.
         let structure: SignedDataStructure
         do {
-            structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
+            structure = try SignedDataStructure(checking: der)
         } catch {
             // Refused: the report still tells the time it would have been verified at, read as
             // the inspection of an unchecked container reads it (``PKCS7Container``).

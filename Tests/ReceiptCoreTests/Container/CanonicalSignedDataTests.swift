@@ -23,7 +23,7 @@ import ReceiptTestSupport
     @Test(arguments: inputs)
     func keepsEverySignedByte(_ path: String) throws {
         let bytes = try Fixtures.bytes(atPath: path)
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         let canonical = try structure.canonical(certificates: structure.certificates)
 
         // The content: the input's (segments concatenated), where the form says it is.
@@ -53,7 +53,7 @@ import ReceiptTestSupport
 
         // The certificates asked for, in order, and nothing else.
         let certificates = container.certificates.map(\.derBytes)
-        let again = try SignedDataStructure(checking: canonical.der) { (_, _) throws(ReceiptValidationError) in }
+        let again = try SignedDataStructure(checking: canonical.der)
         #expect(again.certificates.map { Array(canonical.der[$0]) } == certificates)
         // The ranges handed to a backend with the canonical form are those read from it.
         #expect(canonical.ranges == again.ranges)
@@ -64,10 +64,10 @@ import ReceiptTestSupport
 
     @Test func keepsOnlyTheCertificatesAskedFor() throws {
         let bytes = try Fixtures.bytes(atPath: "generated/receipts/valid-sha256-attrs.receipt")
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         #expect(structure.certificates.count == 3)
         let leafOnly = try structure.canonical(certificates: [structure.signerCertificate])
-        let reread = try SignedDataStructure(checking: leafOnly.der) { (_, _) throws(ReceiptValidationError) in }
+        let reread = try SignedDataStructure(checking: leafOnly.der)
         #expect(reread.certificates.map { Array(leafOnly.der[$0]) } == [Array(bytes[structure.signerCertificate])])
         #expect(leafOnly.ranges == reread.ranges)
     }

@@ -89,9 +89,9 @@ import ReceiptTestSupport
             #expect((parts.certificates ?? []) == kept)
             #expect((parts.certificates == nil) == kept.isEmpty)
             // The detached copy is a well-formed signedData without content.
-            #expect(throws: ReceiptValidationError.self) { try SignedDataStructure(checking: detached.der) { _, _ in } }
+            #expect(throws: ReceiptValidationError.self) { try SignedDataStructure(checking: detached.der) }
             do {
-                _ = try SignedDataStructure(checking: detached.der) { _, _ in }
+                _ = try SignedDataStructure(checking: detached.der)
             } catch {
                 #expect(error.code == .notSigned || (kept.isEmpty && error.code == .untrustedChain))
             }
@@ -103,7 +103,7 @@ import ReceiptTestSupport
     @Test(arguments: Fixtures.receiptNames)
     func knownCertificateRangesGiveTheSameReencoding(_ name: String) throws {
         let bytes = try Fixtures.receipt(name)
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         let canonical = try structure.canonical(certificates: structure.certificates)
         let envelope = try #require(canonical.envelope)
         let first = try #require(canonical.ranges.certificates.first)
