@@ -15,6 +15,8 @@
 # receipt — and the medians, with a PASS/FAIL line per target:
 #   verifyReceipt (2 purchases) ≥ 50 % of /health's requests/s, p99 ≤ 10 ms
 #   verifyReceipt (187 purchases) ≥ 25 % of /health's requests/s
+# and, beside them, the transport's ceiling for the 187-purchase answer (nginx serving the same
+# bytes from a file for the same POST body): what any server could reach on this machine.
 # The script exits 1 when a target fails (after every run).
 #
 # Prints wrk's own report (Requests/sec:, latency percentiles) and one summary line per run:
@@ -147,16 +149,45 @@ replica1="${pids[-1]}"
 
 # The floor ratios: alternating runs in this one process.
 failed=0
-echo "== floor ratios: $rounds rounds of ${ratio_duration}s runs, 64 connections: /health, 2 purchases, 187 purchases"
+echo "== floor ratios: $rounds rounds of ${ratio_duration}s runs, 64 connections: /health, 2 purchases, 187 purchases, transport ceiling"
 for name in small large; do  # each receipt is answered status 0; then a warm-up (chain cache, allocator)
-    curl -sf --data-binary "@$work/body-$name.json" "http://127.0.0.1:$port1/verifyReceipt" | grep -q '"status":0' \
-        || { echo "load-test: the $name receipt is not answered status 0" >&2; exit 1; }
+    curl -sf --data-binary "@$work/body-$name.json" "http://127.0.0.1:$port1/verifyReceipt" > "$work/answer-$name.json"
+    grep -q '"status":0' "$work/answer-$name.json" || { echo "load-test: the $name receipt is not answered status 0" >&2; exit 1; }
     wrk -t1 -c4 -d2s -s "$work/ratio-$name.lua" "http://127.0.0.1:$port1/verifyReceipt" >/dev/null
 done
+# The transport's own ceiling for the 187-purchase line, in the same rounds: nginx (two workers,
+# sendfile) answering the same POST body with the server's own answer to it, a static file of the
+# same bytes — no validation, no JSON, nothing but HTTP and the copies through loopback, with wrk
+# on the same two cores. No server doing any work per request can pass it.
+ceiling_port=$((port1 + 3))
+mkdir -p "$work/ceiling/www"
+cp "$work/answer-large.json" "$work/ceiling/www/answer.json"
+chmod o+x "$work" "$work/ceiling"; chmod o+rx "$work/ceiling/www"; chmod o+r "$work/ceiling/www/answer.json"  # nginx's workers run as nobody
+cat > "$work/ceiling/nginx.conf" <<NGINX
+worker_processes 2;
+daemon off;
+error_log $work/ceiling/error.log;
+pid $work/ceiling/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    client_max_body_size 2m;
+    client_body_buffer_size 2m;
+    server { listen 127.0.0.1:$ceiling_port; root $work/ceiling/www; error_page 405 =200 \$uri; }
+}
+NGINX
+"$nginx_bin" -c "$work/ceiling/nginx.conf" -p "$work/ceiling" &
+pids+=($!)
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$ceiling_port/answer.json" >/dev/null 2>&1 && break; sleep 0.1; done
+cmp -s <(curl -sf --data-binary "@$work/body-large.json" "http://127.0.0.1:$ceiling_port/answer.json") "$work/answer-large.json" \
+    || { echo "load-test: nginx does not answer the 187-purchase body with the server's answer" >&2; exit 1; }
 for round in $(seq 1 "$rounds"); do
-    for name in health small large; do
+    for name in health small large ceiling; do
         path=/verifyReceipt; [[ "$name" == health ]] && path=/health
-        line=$(wrk -t"$threads" -c64 -d"${ratio_duration}s" -s "$work/ratio-$name.lua" "http://127.0.0.1:$port1$path" | grep '^RUN ')
+        url="http://127.0.0.1:$port1$path"; script="$work/ratio-$name.lua"
+        [[ "$name" == ceiling ]] && { url="http://127.0.0.1:$ceiling_port/answer.json"; script="$work/ratio-large.lua"; }
+        line=$(wrk -t"$threads" -c64 -d"${ratio_duration}s" -s "$script" "$url" | grep '^RUN ')
         echo "  round $round $name: ${line#RUN }"
         echo "${line#RUN }" >> "$work/ratio-$name.txt"
     done
@@ -181,6 +212,13 @@ for name in small large; do
         [[ "$verdict" == PASS ]] || failed=1
     fi
 done
+ceiling_rps=$(median ceiling rps); large_rps=$(median large rps)
+echo "LOADTEST ceiling purchases=187 answer_bytes=$(stat -c %s "$work/answer-large.json") nginx_static_rps=$ceiling_rps" \
+    "pct_of_health=$(awk -v a="$ceiling_rps" -v b="$health_rps" 'BEGIN { printf "%.1f", 100 * a / b }')" \
+    "verify_pct_of_ceiling=$(awk -v a="$large_rps" -v b="$ceiling_rps" 'BEGIN { printf "%.1f", 100 * a / b }')"
+echo "INFO the 187-purchase line's transport ceiling (nginx answering the same body with the same bytes from a file)" \
+    "is $(awk -v a="$ceiling_rps" -v b="$health_rps" 'BEGIN { printf "%.1f", 100 * a / b }') % of /health here;" \
+    "the server reaches $(awk -v a="$large_rps" -v b="$ceiling_rps" 'BEGIN { printf "%.1f", 100 * a / b }') % of it"
 if [[ "$ratio_only" -eq 1 ]]; then exit "$failed"; fi
 
 # Warm-up (chain cache, allocator), then the measured run.

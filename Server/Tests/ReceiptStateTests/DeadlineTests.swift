@@ -92,3 +92,37 @@ private final class Gate: @unchecked Sendable {
         for continuation in released { continuation.resume() }
     }
 }
+
+/// The one clock of every bounded wait: each entry's expiry is called once when its deadline has
+/// passed, never when it was removed first, and the table ends empty (the watching task ends).
+@Suite(.timeLimit(.minutes(1)))
+struct DeadlineWatchTests {
+    @Test func dueEntriesExpireOnceAndRemovedOnesNever() async throws {
+        let watch = DeadlineWatch()
+        let calls = Calls()
+        var removed: [DeadlineWatch.Entry] = []
+        for index in 0..<200 {
+            let entry = watch.add(.now + .milliseconds(index % 2 == 0 ? 20 : 600_000)) { calls.record(index) }
+            if index % 2 == 1 { removed.append(entry) }
+        }
+        while calls.count < 100 { try await Task.sleep(for: .milliseconds(5)) }
+        for entry in removed { watch.remove(entry) }
+        #expect(watch.count == 0)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(calls.indices == Array(stride(from: 0, to: 200, by: 2)), "every even entry once, no odd one")
+        // The watching task ended with the table empty; a new entry starts it again.
+        let late = Calls()
+        _ = watch.add(.now + .milliseconds(1)) { late.record(0) }
+        while late.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(late.indices == [0])
+    }
+}
+
+/// The expiries called, in the order of their indices.
+private final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Int] = []
+    var count: Int { lock.withLock { recorded.count } }
+    var indices: [Int] { lock.withLock { recorded.sorted() } }
+    func record(_ index: Int) { lock.withLock { recorded.append(index) } }
+}

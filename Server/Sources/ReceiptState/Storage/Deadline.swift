@@ -46,17 +46,19 @@ enum BoundedOutcome<T: Sendable>: Sendable {
 /// the waiting task is not cancelled): whichever comes first — the operation's end, the time, the
 /// cancellation — resumes the wait, once (a lock-protected continuation). On time or cancellation
 /// the operation's task is cancelled but not awaited: it ends when it ends, its result dropped.
+///
+/// The time is kept by ``DeadlineWatch/shared`` (one sleeping task for every wait in the process,
+/// not a timer task a call: a stateful `verifyReceipt` makes a store call per request), so a wait
+/// may end up to ``DeadlineWatch/tick`` after its time.
 func boundedWait<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> BoundedOutcome<T> {
     let race = BoundedRace<T>()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<BoundedOutcome<T>, Never>) in
             guard race.wait(continuation) else { return }
             let work = Task { race.finish(.finished(await operation())) }
-            let timer = Task {
-                try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
-                race.finish(.timedOut)
-            }
-            race.hold(work: work, timer: timer)
+            let deadline = ContinuousClock.now + .milliseconds(Int64(max(seconds, 0) * 1000))
+            let watch = DeadlineWatch.shared.add(deadline) { race.finish(.timedOut) }
+            race.hold(work: work, watch: watch)
         }
     } onCancel: {
         race.finish(.cancelled)
@@ -64,12 +66,14 @@ func boundedWait<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendabl
 }
 
 /// The shared part of a ``boundedWait(_:_:)``: the continuation, resumed by the first finisher
-/// only, and the two tasks, both cancelled once it is (cancelling an ended task does nothing).
+/// only, the operation's task, cancelled once it is (cancelling an ended task does nothing), and
+/// its entry in ``DeadlineWatch/shared``, removed then.
 private final class BoundedRace<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<BoundedOutcome<T>, Never>?
         var outcome: BoundedOutcome<T>?
-        var tasks: [Task<Void, Never>] = []
+        var work: Task<Void, Never>?
+        var watch: DeadlineWatch.Entry?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -87,32 +91,36 @@ private final class BoundedRace<T: Sendable>: Sendable {
         return false
     }
 
-    /// Keeps the tasks to cancel when the race ends, or cancels them now when it has.
-    func hold(work: Task<Void, Never>, timer: Task<Void, Never>) {
+    /// Keeps the operation's task and the deadline's entry to end when the race ends, or ends
+    /// them now when it has.
+    func hold(work: Task<Void, Never>, watch: DeadlineWatch.Entry) {
         let over = state.withLockedValue { state -> Bool in
             guard state.outcome == nil else { return true }
-            state.tasks = [work, timer]
+            state.work = work
+            state.watch = watch
             return false
         }
         if over {
             work.cancel()
-            timer.cancel()
+            DeadlineWatch.shared.remove(watch)
         }
     }
 
     /// Ends the race with `outcome` unless it has ended already.
     func finish(_ outcome: BoundedOutcome<T>) {
-        let taken = state.withLockedValue { state -> (CheckedContinuation<BoundedOutcome<T>, Never>?, [Task<Void, Never>])? in
+        let taken = state.withLockedValue { state -> (CheckedContinuation<BoundedOutcome<T>, Never>?, Task<Void, Never>?, DeadlineWatch.Entry?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer {
                 state.continuation = nil
-                state.tasks = []
+                state.work = nil
+                state.watch = nil
             }
-            return (state.continuation, state.tasks)
+            return (state.continuation, state.work, state.watch)
         }
-        guard let (continuation, tasks) = taken else { return }
-        for task in tasks { task.cancel() }
+        guard let (continuation, work, watch) = taken else { return }
+        work?.cancel()
+        if let watch { DeadlineWatch.shared.remove(watch) }
         continuation?.resume(returning: outcome)
     }
 }
