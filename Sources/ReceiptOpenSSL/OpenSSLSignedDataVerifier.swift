@@ -69,8 +69,9 @@ enum OpenSSLSignedDataVerifier {
         let chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store)
 
         // 2. The signature over the content (or the signed attributes and their messageDigest),
-        //    with the signer's digest algorithm: SHA-1 or SHA-256. PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors. A detached
-        //    structure reads the content in place from a read-only memory BIO.
+        //    with the signer's digest algorithm: SHA-1 or SHA-256. PKCS7_NOVERIFY: the chain was
+        //    verified above, with the caller's anchors. A detached structure reads the content in
+        //    place from a read-only memory BIO.
         let digestAlgorithm = ranges?.digestAlgorithm ?? signedData.digestAlgorithm
         guard digestAlgorithm == .sha1 || digestAlgorithm == .sha256 else {
             throw ReceiptValidationError(

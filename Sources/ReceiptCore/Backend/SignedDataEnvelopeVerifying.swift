@@ -13,7 +13,9 @@ package protocol SignedDataEnvelopeVerifying: CryptoBackend {
     /// `ranges`, where the parts of `bytes` lie when `bytes` are the validator's
     /// ``CanonicalSignedData`` (its ``CanonicalSignedData/ranges``, of a signedData the validator's
     /// structure rules accepted); `nil`: the library finds them (a direct call). For the same bytes
-    /// the result is the public method's.
+    /// the result is the public method's, except that with `ranges` an embedded certificate the
+    /// library cannot decode is always ``ReceiptValidationError/Code/invalidCertificate`` (a
+    /// library that decodes certificates with the structure may say `not_pkcs7` without them).
     func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
