@@ -40,9 +40,10 @@ package struct CanonicalSignedData: Sendable {
     /// Where the same content bytes lie in the input, when its eContent was one primitive OCTET
     /// STRING (so the input holds them contiguously); `nil` for a constructed one.
     package var inputContent: Range<Int>?
-    /// What the structure checks would establish reading ``der`` (the certificates asked for, the
-    /// signer's the one the checks chose in the input), known from the rebuild.
-    package var checked: CheckedSignedData
+    /// Where ``der``'s certificates (those asked for, leaf first) and the signer's certificate lie,
+    /// and what its SignerInfo names, known from the rebuild (``der`` is not read again): equal to
+    /// what reading ``der`` finds (``SignedDataStructure/ranges``).
+    package var ranges: SignedDataRanges
     /// ``der``'s ``SignedDataEnvelope``, known from the rebuild (the canonical bytes are not read
     /// again): equal to `SignedDataEnvelope(der)`, which `CanonicalSignedDataTests` checks for
     /// every input. `nil` exactly when that reading is `nil` (an empty signature, an algorithm
@@ -193,7 +194,7 @@ extension SignedDataStructure {
         return CanonicalSignedData(
             der: der, isInput: isInput, content: content,
             inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd,
-            checked: CheckedSignedData(
+            ranges: SignedDataRanges(
                 certificates: placed, signerCertificate: signerPlaced, digestAlgorithm: digestAlgorithm,
                 hasSignedAttributes: hasSignedAttributes),
             envelope: envelope)

@@ -116,7 +116,7 @@ public struct ReceiptValidator: Sendable {
         // later step builds on.
         let structure: SignedDataStructure
         do {
-            structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
+            structure = try SignedDataStructure(checking: der)
         } catch {
             // Refused: the report still tells the time it would have been verified at, read as
             // the inspection of an unchecked container reads it (``PKCS7Container``).
@@ -234,7 +234,7 @@ public struct ReceiptValidator: Sendable {
                 do throws(ReceiptValidationError) {
                     if let reader = backend as? any SignedDataEnvelopeVerifying {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: canonical.envelope, checked: canonical.checked,
+                            canonical.der, envelope: canonical.envelope, ranges: canonical.ranges,
                             trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)

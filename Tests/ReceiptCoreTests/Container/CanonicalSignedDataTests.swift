@@ -24,7 +24,7 @@ import ReceiptTestSupport
     @Test(arguments: inputs)
     func keepsEverySignedByte(_ path: String) throws {
         let bytes = try Fixtures.bytes(atPath: path)
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         let canonical = try structure.canonical(certificates: structure.certificates)
 
         // The content: the input's (segments concatenated), where the form says it is.
@@ -54,10 +54,10 @@ import ReceiptTestSupport
 
         // The certificates asked for, in order, and nothing else.
         let certificates = container.certificates.map(\.derBytes)
-        let again = try SignedDataStructure(checking: canonical.der) { (_, _) throws(ReceiptValidationError) in }
+        let again = try SignedDataStructure(checking: canonical.der)
         #expect(again.certificates.map { Array(canonical.der[$0]) } == certificates)
-        // The summary handed to a backend with the canonical form is what the checks find in it.
-        #expect(canonical.checked == again.checked)
+        // The ranges handed to a backend with the canonical form are those read from it.
+        #expect(canonical.ranges == again.ranges)
 
         // A fixed point: the canonical form of the canonical form is itself.
         #expect(try again.canonical(certificates: again.certificates).der == canonical.der)
@@ -65,12 +65,12 @@ import ReceiptTestSupport
 
     @Test func keepsOnlyTheCertificatesAskedFor() throws {
         let bytes = try Fixtures.bytes(atPath: "generated/receipts/valid-sha256-attrs.receipt")
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         #expect(structure.certificates.count == 3)
         let leafOnly = try structure.canonical(certificates: [structure.signerCertificate])
-        let reread = try SignedDataStructure(checking: leafOnly.der) { (_, _) throws(ReceiptValidationError) in }
+        let reread = try SignedDataStructure(checking: leafOnly.der)
         #expect(reread.certificates.map { Array(leafOnly.der[$0]) } == [Array(bytes[structure.signerCertificate])])
-        #expect(leafOnly.checked == reread.checked)
+        #expect(leafOnly.ranges == reread.ranges)
     }
 
     /// Inputs for the shortcut's decision: every input, and bit-flips of each spread over the file
