@@ -28,7 +28,7 @@ import Testing
             .map { try #require(ChainCertificate($0)) }
         // The shortcut's decision as the validator takes it: the first path's canonical form.
         func firstPathForm(_ bytes: [UInt8]) -> CanonicalSignedData? {
-            guard let structure = try? SignedDataStructure(checking: bytes, decodeCertificate: { (_, _) throws(ReceiptValidationError) in }),
+            guard let structure = try? SignedDataStructure(checking: bytes),
                   let path = try? SignerPaths(structure: structure, anchors: anchors).paths.first
             else { return nil }
             return try? structure.canonical(certificates: path.certificates)

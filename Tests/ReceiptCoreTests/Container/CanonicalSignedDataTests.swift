@@ -111,7 +111,7 @@ import ReceiptTestSupport
         var reordered = 0
         for input in Self.mutations {
             let bytes = input.bytes
-            guard let structure = try? SignedDataStructure(checking: bytes, decodeCertificate: { (_, _) throws(ReceiptValidationError) in })
+            guard let structure = try? SignedDataStructure(checking: bytes)
             else { continue }
             accepted += 1
             for certificates in Self.certificateChoices(structure) {
@@ -122,7 +122,7 @@ import ReceiptTestSupport
                 #expect(handed.isInput == (rebuilt.der == bytes), "\(label)")
                 #expect(handed.der == rebuilt.der, "\(label)")
                 #expect(handed.content == rebuilt.content && handed.inputContent == rebuilt.inputContent, "\(label)")
-                #expect(handed.checked == rebuilt.checked && handed.envelope == rebuilt.envelope, "\(label)")
+                #expect(handed.ranges == rebuilt.ranges && handed.envelope == rebuilt.envelope, "\(label)")
                 if handed.isInput {
                     canonicalInputs += 1
                     let shared = handed.der.withUnsafeBufferPointer { handedOctets in
@@ -146,7 +146,7 @@ import ReceiptTestSupport
     /// not when one more certificate, a reordering or BER makes its rebuild differ.
     @Test func handsOnACanonicalReceiptAndNothingElse() throws {
         let bytes = try Fixtures.bytes(atPath: "generated/receipts/valid-sha256-noattr-iap5000.receipt")
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         #expect(try structure.canonical(certificates: structure.certificates).isInput)
         #expect(try !structure.canonical(certificates: structure.certificates, reusesInput: false).isInput)
         #expect(try !structure.canonical(certificates: [structure.signerCertificate]).isInput)
@@ -157,7 +157,7 @@ import ReceiptTestSupport
         let ber = try RealReceipt.all.map { try Fixtures.bytes(atPath: $0.receiptPath) }.filter { $0.count > 2 && $0[1] == 0x80 }
         #expect(!ber.isEmpty)
         for realBytes in ber {
-            let realStructure = try SignedDataStructure(checking: realBytes) { (_, _) throws(ReceiptValidationError) in }
+            let realStructure = try SignedDataStructure(checking: realBytes)
             #expect(try !realStructure.canonical(certificates: realStructure.certificates).isInput)
         }
     }
