@@ -10,12 +10,11 @@ import ReceiptCore
 /// The GnuTLS implementation of ``CryptoBackend`` (GnuTLS 3.7 or later).
 ///
 /// GnuTLS's own PKCS #7 verification refuses an expired signer whatever the flags, so this
-/// backend verifies in steps, each with per-call flags only: ReceiptCore's shared structure checks
-/// run first when the caller has not run them (with GnuTLS decoding each embedded certificate), so
-/// that every backend classifies damaged input alike; it finds the signer among the embedded
-/// certificates, builds the chain to one of the caller's anchors and verifies it with
-/// `gnutls_x509_trust_list_verify_crt2` (time checks disabled: validity periods are the
-/// validator's rule; SHA-1 allowed for that call), then verifies the signature with the leaf's
+/// backend verifies in steps, each with per-call flags only: it imports the signedData and decodes
+/// each embedded certificate with GnuTLS (the structure rules are the validator's, before the
+/// call), finds the signer among the embedded certificates, builds the chain to one of the
+/// caller's anchors and verifies it with `gnutls_x509_trust_list_verify_crt2` (time checks
+/// disabled: validity periods are the validator's rule; SHA-1 allowed for that call), then verifies the signature with the leaf's
 /// public key — over the content, or over the DER of the signed attributes after checking their
 /// messageDigest against the content.
 /// A canonical DER envelope is imported without its content (`GnuTLSImportedSignedData`), which
@@ -45,19 +44,19 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
     /// Verifies a DER or BER PKCS #7 signedData against `trustStore` (no validity period is checked).
     public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore)
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
     }
 
     /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
     /// (`SignedDataEnvelope(bytes)`): a canonical DER envelope is imported as its
     /// ``DetachedSignedData`` and the content read in place (`GnuTLSImportedSignedData`); with
     /// `nil` the input is imported as given, with its content. Both give the same result for
-    /// every input (the tests compare them). `checked` is the validator's summary of `bytes`
-    /// (`nil`: the shared checks run here).
+    /// every input (the tests compare them). `ranges`: where the parts of `bytes` lie when the
+    /// validator rebuilt them (``SignedDataEnvelopeVerifying``); `nil`: GnuTLS finds them.
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
-        checked: CheckedSignedData?,
+        ranges: SignedDataRanges?,
         trustStore: any TrustStore
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         guard let store = trustStore as? GnuTLSTrustStore else {
@@ -67,30 +66,20 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
             )
         }
 
-        // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
-        //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
-        //    certificate), with GnuTLS's own decoding of each embedded certificate.
-        var embedded: [GnuTLSX509Certificate] = []
-        func decode(_ certificate: [UInt8], _ index: Int) throws(ReceiptValidationError) {
-            do throws(ReceiptValidationError) {
-                embedded.append(try GnuTLSX509Certificate(bytes: certificate))
-            } catch {
-                throw ReceiptValidationError(
-                    .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
-                    libraryMessage: error.libraryMessage ?? error.message)
+        // 0. On the validator's rebuild, GnuTLS decodes each embedded certificate first (where the
+        //    validator's ranges say they lie): one it cannot decode is invalid_certificate.
+        var given: [GnuTLSX509Certificate]?
+        if let ranges {
+            var decoded: [GnuTLSX509Certificate] = []
+            for (index, range) in ranges.certificates.enumerated() {
+                decoded.append(try Self.decodeEmbedded(Array(bytes[range]), index: index))
             }
-        }
-        let structure: CheckedSignedData
-        if let checked {
-            for (index, range) in checked.certificates.enumerated() { try decode(Array(bytes[range]), index) }
-            structure = checked
-        } else {
-            structure = try CheckedSignedData(checking: bytes, decodeCertificate: decode)
+            given = decoded
         }
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
         //    then read in place from `bytes`: GnuTLS keeps no copy of it).
-        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope, certificates: checked?.certificates)
+        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope, certificates: ranges?.certificates)
         let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {
@@ -102,7 +91,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         // The layout: from the envelope the validator rebuilt with these bytes (its signed
         // attributes checked DER), otherwise read from GnuTLS's re-encoding.
         let layout: SignedDataLayout
-        if checked != nil, let envelope {
+        if ranges != nil, let envelope {
             layout = SignedDataLayout(bytes, envelope: envelope)
         } else {
             layout = try GnuTLSPKCS7.layout(of: bytes, detached: imported.detached)
@@ -119,9 +108,16 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
             attachedContent = decoded
             content = decoded[...]
         }
-        guard pkcs7.certificateCount == embedded.count else {
-            throw ReceiptValidationError(
-                .notPKCS7, "GnuTLS decoded \(pkcs7.certificateCount) embedded certificates where the structure holds \(embedded.count).")
+        let embedded: [GnuTLSX509Certificate]
+        if let given {
+            guard pkcs7.certificateCount == given.count else {
+                throw ReceiptValidationError(
+                    .notPKCS7, "GnuTLS decoded \(pkcs7.certificateCount) embedded certificates where the structure holds \(given.count).")
+            }
+            embedded = given
+        } else {
+            // Called directly: the certificates as GnuTLS decoded the structure.
+            embedded = try Self.embeddedCertificates(of: pkcs7)
         }
 
         let read = pkcs7.signerInfo(at: 0)
@@ -151,12 +147,11 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         let signerChain = chain.map { Certificate(derBytes: $0.derBytes) }
 
         // 3. The signature.
-        try Self.verifySignature(
-            info: info, layout: signerLayout, digestAlgorithm: structure.digestAlgorithm, contentType: layout.contentTypeTLV,
+        let digestAlgorithm = try Self.verifySignature(
+            info: info, layout: signerLayout, digestAlgorithm: ranges?.digestAlgorithm, contentType: layout.contentTypeTLV,
             content: content, leaf: verifiedLeaf
         )
 
-        let digestAlgorithm = structure.digestAlgorithm
         guard let attachedContent else {
             // A detached content was verified where it lies in `bytes`: returned in place, not copied.
             return VerifiedSignedData(
@@ -199,6 +194,34 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
     // MARK: - Steps
 
+    /// The embedded certificates `pkcs7` holds, each decoded by GnuTLS.
+    /// - Throws: ``ReceiptValidationError/Code/invalidCertificate`` for one GnuTLS cannot read or decode.
+    private static func embeddedCertificates(of pkcs7: GnuTLSPKCS7) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
+        var embedded: [GnuTLSX509Certificate] = []
+        for index in 0..<pkcs7.certificateCount {
+            let raw = pkcs7.certificateBytes(at: index)
+            guard raw.status >= 0 else {
+                throw ReceiptValidationError(
+                    .invalidCertificate, "GnuTLS could not read embedded certificate \(index).",
+                    libraryMessage: GnuTLSMessage.text(for: raw.status))
+            }
+            embedded.append(try decodeEmbedded(raw.bytes, index: index))
+        }
+        return embedded
+    }
+
+    /// Decodes embedded certificate `index` with GnuTLS.
+    /// - Throws: ``ReceiptValidationError/Code/invalidCertificate``.
+    private static func decodeEmbedded(_ certificate: [UInt8], index: Int) throws(ReceiptValidationError) -> GnuTLSX509Certificate {
+        do throws(ReceiptValidationError) {
+            return try GnuTLSX509Certificate(bytes: certificate)
+        } catch {
+            throw ReceiptValidationError(
+                .invalidCertificate, "Embedded certificate \(index) could not be decoded.",
+                libraryMessage: error.libraryMessage ?? error.message)
+        }
+    }
+
     /// The embedded certificate named by the SignerInfo (issuerAndSerialNumber or subjectKeyIdentifier).
     private func signerCertificate(
         for info: GnuTLSSignerInfo,
@@ -225,15 +248,17 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         return match
     }
 
-    /// Verifies one SignerInfo's signature with the leaf's key.
+    /// Verifies one SignerInfo's signature with the leaf's key and returns its digest algorithm:
+    /// `digestAlgorithm` when the validator read it (it must be the signature algorithm's digest),
+    /// otherwise the digest GnuTLS derived for the signature (SHA-1 or SHA-256).
     private static func verifySignature(
         info: GnuTLSSignerInfo,
         layout: SignedDataLayout.Signer,
-        digestAlgorithm: DigestAlgorithm,
+        digestAlgorithm expected: DigestAlgorithm?,
         contentType: [UInt8],
         content: ArraySlice<UInt8>,
         leaf: GnuTLSX509Certificate
-    ) throws(ReceiptValidationError) {
+    ) throws(ReceiptValidationError) -> DigestAlgorithm {
         let algorithm = info.algorithm
         let hash = gnutls_sign_get_hash_algorithm(algorithm)
         guard hash != GNUTLS_DIG_UNKNOWN, let hashOIDPointer = gnutls_digest_get_oid(hash) else {
@@ -242,10 +267,18 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
                 libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
             )
         }
-        guard String(cString: hashOIDPointer) == digestAlgorithm.oid else {
+        let hashOID = String(cString: hashOIDPointer)
+        if let expected, hashOID != expected.oid {
             throw ReceiptValidationError(
                 .invalidSignature,
-                "The signer's digestAlgorithm \(digestAlgorithm.oid) differs from its signature algorithm's digest.",
+                "The signer's digestAlgorithm \(expected.oid) differs from its signature algorithm's digest.",
+                libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
+            )
+        }
+        let digestAlgorithm = expected ?? DigestAlgorithm(oid: hashOID)
+        guard digestAlgorithm == .sha1 || digestAlgorithm == .sha256 else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signer's digest algorithm \(hashOID) is neither SHA-1 nor SHA-256.",
                 libraryMessage: GnuTLSMessage.text(for: GNUTLS_E_PK_SIG_VERIFY_FAILED)
             )
         }
@@ -310,6 +343,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
                 libraryMessage: GnuTLSMessage.text(for: status)
             )
         }
+        return digestAlgorithm
     }
 
     /// `gnutls_hash_fast` of `bytes` (read in place).

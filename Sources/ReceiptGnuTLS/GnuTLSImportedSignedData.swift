@@ -22,7 +22,7 @@ package struct GnuTLSImportedSignedData {
 
     /// Imports `bytes` as the detached copy of `envelope` (`SignedDataEnvelope(bytes)`, read by the
     /// caller), or as given when `envelope` is `nil` or GnuTLS refuses the copy. `certificates`: the
-    /// embedded certificates' ranges when the validator handed them (``CheckedSignedData``).
+    /// embedded certificates' ranges when the validator handed them (``SignedDataRanges``).
     package init(
         _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]? = nil
     ) throws(ReceiptValidationError) {

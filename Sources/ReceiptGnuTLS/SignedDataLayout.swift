@@ -38,9 +38,9 @@ struct SignedDataLayout {
     /// without reading them again: id-data content present, one signer, its signed attributes
     /// re-tagged as a `SET` and its signature.
     ///
-    /// Only for bytes whose signed attributes the validator found DER (``CheckedSignedData``, the
-    /// ``CanonicalSignedData`` it rebuilt): libtasn1's re-encoding of DER attributes is the same
-    /// bytes (``SignedAttributeEncoding``), so GnuTLS's export would give this same layout.
+    /// Only for bytes whose signed attributes the validator found DER (the ``CanonicalSignedData``
+    /// it rebuilt, handed with its ``SignedDataRanges``): libtasn1's re-encoding of DER attributes
+    /// is the same bytes (``SignedAttributeEncoding``), so GnuTLS's export would give this layout.
     init(_ bytes: [UInt8], envelope: SignedDataEnvelope) {
         var attributes: [UInt8]?
         if let range = envelope.signedAttributes, !range.isEmpty {

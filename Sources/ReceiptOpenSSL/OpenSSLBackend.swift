@@ -40,29 +40,29 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
     /// Verifies a PKCS #7 signedData (DER or BER) against `trustStore`.
     ///
-    /// The structure is first checked by ReceiptCore's shared checks (with `d2i_X509` decoding
-    /// each embedded certificate), so that every backend classifies damaged input alike. The chain
+    /// OpenSSL decodes the structure (`d2i_PKCS7`, DER or BER) and finds the signer's certificate
+    /// among the embedded ones; the structure rules are the validator's, before the call. The chain
     /// is then built from the embedded certificates (as untrusted intermediates only) to the
     /// store's anchors without time checks (`X509_V_FLAG_NO_CHECK_TIME`: the validator checks the
     /// returned chain at its verification time); the signature (over the content, or over the
     /// signed attributes and their messageDigest) is checked last. Extended key usage is not checked.
-    /// - Throws: ``ReceiptValidationError/Code/notPKCS7``, ``ReceiptValidationError/Code/notSigned``,
-    ///   ``ReceiptValidationError/Code/invalidCertificate``, ``ReceiptValidationError/Code/invalidSignature``
-    ///   (the signer's algorithms and signed attributes),
+    /// - Throws: ``ReceiptValidationError/Code/notPKCS7`` (what OpenSSL cannot decode, an embedded
+    ///   certificate included), ``ReceiptValidationError/Code/notSigned``,
     ///   ``ReceiptValidationError/Code/untrustedChain``, ``ReceiptValidationError/Code/invalidSignature``,
     ///   in that order of precedence; ``ReceiptValidationError/Code/backendFailure`` for another
     ///   backend's trust store or an OpenSSL failure unrelated to the input.
     public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: trustStore)
+        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
     }
 
     /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
     /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach, and
-    /// the validator's summary of `bytes` when it has one (`nil`: the shared checks run here).
+    /// where the parts of `bytes` lie when the validator rebuilt them (``SignedDataEnvelopeVerifying``;
+    /// `nil`: OpenSSL finds them).
     package func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
-        checked: CheckedSignedData?,
+        ranges: SignedDataRanges?,
         trustStore: any TrustStore
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         OpenSSLErrorQueue.clear()
@@ -73,7 +73,7 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         }
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
             try OpenSSLSignedDataVerifier.verify(
-                bytes, envelope: envelope, checked: checked, store: store.store, anchors: store.anchors)
+                bytes, envelope: envelope, ranges: ranges, store: store.store, anchors: store.anchors)
         }
     }
 

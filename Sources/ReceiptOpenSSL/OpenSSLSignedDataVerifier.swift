@@ -9,40 +9,30 @@ import ReceiptCore
 
 /// The steps of one PKCS #7 signedData verification with OpenSSL.
 ///
-/// Order (and so precedence of failures): the shared structure checks when the caller has not run
-/// them (`CheckedSignedData`: `not_pkcs7`, `not_signed`, `invalid_certificate`, `invalid_signature`
-/// for the signer's algorithms, `untrusted_chain` for a missing signer certificate), decode
-/// (`not_pkcs7`), structure (`not_signed`), chain (`untrusted_chain`), signature
-/// (`invalid_signature`). The chain is verified without time checks
+/// Order (and so precedence of failures): decode (`not_pkcs7`; on the validator's rebuild an
+/// embedded certificate OpenSSL cannot decode is `invalid_certificate`), structure (`not_signed`),
+/// chain (`untrusted_chain`), signature (`invalid_signature`). The structure rules are the
+/// validator's, before the call. The chain is verified without time checks
 /// (`X509_V_FLAG_NO_CHECK_TIME`): validity periods are the validator's rule. Every handle created
-/// here is freed exactly once by a `defer` next to its creation.
+/// here is freed exactly once by its owner.
 enum OpenSSLSignedDataVerifier {
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
-    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `checked`, when given, the
-    /// validator's summary of `bytes` (then the shared checks do not run again).
+    /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `ranges`, when given, where
+    /// the parts of the validator's rebuild `bytes` lie (``SignedDataEnvelopeVerifying``).
     static func verify(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, checked: CheckedSignedData?, store: OpaquePointer,
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, ranges: SignedDataRanges?, store: OpaquePointer,
         anchors: [Certificate]
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
-        // 0. The structure checks every backend shares (not_pkcs7, not_signed, invalid_certificate,
-        //    invalid_signature for the signer's algorithms, untrusted_chain for a missing signer
-        //    certificate), with OpenSSL's own decoding of each embedded certificate.
-        //    d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as d2i_X509, so
-        //    when it succeeds they all decode; only when it fails is each one decoded on its own,
-        //    to report an undecodable certificate as such (then the structure as not_pkcs7).
-        var decoded = decodeForVerification(bytes, envelope: envelope, certificates: checked?.certificates, anchors: anchors)
-        let structure: CheckedSignedData
-        if let checked {
-            if case .failure = decoded {
-                for (index, range) in checked.certificates.enumerated() { try checkDecodes(Array(bytes[range]), index: index) }
-            }
-            structure = checked
-        } else {
-            structure = try CheckedSignedData(checking: bytes) { (certificate, index) throws(ReceiptValidationError) in
-                if case .failure = decoded { try checkDecodes(certificate, index: index) }
-            }
+        // 0. Decode. d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as
+        //    d2i_X509, so when it succeeds they all decode. When it fails on the validator's
+        //    rebuild, each certificate the ranges locate is decoded on its own, to report one OpenSSL
+        //    cannot decode as such; called directly, the failure is OpenSSL's: not_pkcs7.
+        var decoded = decodeForVerification(bytes, envelope: envelope, certificates: ranges?.certificates, anchors: anchors)
+        if let ranges, case .failure = decoded {
+            for (index, range) in ranges.certificates.enumerated() { try checkDecodes(Array(bytes[range]), index: index) }
         }
-        if case .success(let lean) = decoded, lean.omittedCertificates.contains(structure.signerCertificate) {
+        if case .success(let lean) = decoded, !lean.omittedCertificates.isEmpty,
+           ranges.map({ lean.omittedCertificates.contains($0.signerCertificate) }) ?? !hasSigner(lean.pkcs7) {
             // The signer's own certificate is an anchor: OpenSSL must find it in the structure.
             OpenSSLErrorQueue.clear()
             decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
@@ -68,9 +58,9 @@ enum OpenSSLSignedDataVerifier {
                 .untrustedChain, "The signer's certificate could not be identified.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
-        // OpenSSL compares names canonically; the shared check chose the byte-exact match (as
-        // GnuTLS does) and made sure no other certificate matches loosely. Both must be the same.
-        guard try OpenSSLCertificates.derBytes(ofBorrowed: leaf).elementsEqual(bytes[structure.signerCertificate]) else {
+        // OpenSSL compares names canonically; the validator chose the byte-exact match (as GnuTLS
+        // does) and made sure no other certificate matches loosely. Both must be the same.
+        if let ranges, !(try OpenSSLCertificates.derBytes(ofBorrowed: leaf).elementsEqual(bytes[ranges.signerCertificate])) {
             throw ReceiptValidationError(
                 .untrustedChain, "OpenSSL identified another embedded certificate as the signer's.")
         }
@@ -78,9 +68,15 @@ enum OpenSSLSignedDataVerifier {
         // 1. The chain, without time checks; this is the chain returned.
         let chain = try verifyChain(leaf: leaf, untrusted: signedData.certificates, store: store)
 
-        // 2. The signature over the content (or the signed attributes and their messageDigest).
-        //    PKCS7_NOVERIFY: the chain was verified above, with the caller's anchors. A detached
-        //    structure reads the content in place from a read-only memory BIO.
+        // 2. The signature over the content (or the signed attributes and their messageDigest),
+        //    with the signer's digest algorithm: SHA-1 or SHA-256. PKCS7_NOVERIFY: the chain was
+        //    verified above, with the caller's anchors. A detached structure reads the content in
+        //    place from a read-only memory BIO.
+        let digestAlgorithm = ranges?.digestAlgorithm ?? signedData.digestAlgorithm
+        guard digestAlgorithm == .sha1 || digestAlgorithm == .sha256 else {
+            throw ReceiptValidationError(
+                .invalidSignature, "The signer's digest algorithm \(digestAlgorithm) is neither SHA-1 nor SHA-256.")
+        }
         guard verifySignature(pkcs7, bytes: bytes, detachedContent: signed.detachedContent) else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature does not match the signed content.",
@@ -91,12 +87,12 @@ enum OpenSSLSignedDataVerifier {
             // Verified where it lies in `bytes` (a read-only memory BIO over it): returned in place.
             return VerifiedSignedData(
                 contentVerifiedIn: bytes, range: detachedContent, signerChain: chain,
-                digestAlgorithm: structure.digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
+                digestAlgorithm: digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
         }
         return VerifiedSignedData(
             content: signedData.content,
             signerChain: chain,
-            digestAlgorithm: structure.digestAlgorithm,
+            digestAlgorithm: digestAlgorithm,
             hasSignedAttributes: signedData.hasSignedAttributes)
     }
 
@@ -125,7 +121,7 @@ enum OpenSSLSignedDataVerifier {
     /// decodes certificates the store already holds (decoding a certificate's key is most of
     /// OpenSSL 3.0's cost), and the chain finds those anchors in the store as it would have (OpenSSL
     /// looks in the trust store first). Anything else, or a copy OpenSSL refuses, is decoded as given.
-    /// `certificates`: the embedded certificates' ranges when the validator handed them (``CheckedSignedData``).
+    /// `certificates`: the embedded certificates' ranges when the validator handed them (``SignedDataRanges``).
     private static func decodeForVerification(
         _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]?, anchors: [Certificate]
     ) -> Result<DecodedSignedData, ReceiptValidationError> {
@@ -137,6 +133,14 @@ enum OpenSSLSignedDataVerifier {
             OpenSSLErrorQueue.clear()
         }
         return Result { () throws(ReceiptValidationError) in try decode(bytes) }
+    }
+
+    /// Whether OpenSSL finds exactly one signer's certificate among `pkcs7`'s embedded ones.
+    private static func hasSigner(_ pkcs7: UnsafeMutablePointer<PKCS7>) -> Bool {
+        guard PKCS7_type_is_signed(pkcs7) == 1,
+              let signers = PKCS7_get0_signers(pkcs7, nil, 0).map({ OpenSSLCertificateStack(taking: $0, ownsCertificates: false) })
+        else { return false }
+        return withExtendedLifetime(signers) { sk_X509_num(signers.handle) == 1 }
     }
 
     /// `PKCS7_verify` without chain verification: the content digest (and signed attributes) and
@@ -205,6 +209,8 @@ enum OpenSSLSignedDataVerifier {
         var content: [UInt8]
         var certificates: OpaquePointer?
         var hasSignedAttributes: Bool
+        /// The SignerInfo's digestAlgorithm, as OpenSSL decoded it.
+        var digestAlgorithm: DigestAlgorithm
     }
 
     /// `hasDetachedContent`: whether the structure was decoded from a ``DetachedSignedData`` (its
@@ -244,10 +250,23 @@ enum OpenSSLSignedDataVerifier {
         let attributes = PKCS7_get_signed_attributes(signerInfo)
         let hasSignedAttributes = attributes.map { sk_X509_ATTRIBUTE_num($0) > 0 } ?? false
 
+        var digest: UnsafeMutablePointer<X509_ALGOR>?
+        PKCS7_SIGNER_INFO_get0_algs(signerInfo, nil, &digest, nil)
+        var digestOID: OpaquePointer?
+        if let digest { X509_ALGOR_get0(&digestOID, nil, nil, digest) }
+        let digestAlgorithm: DigestAlgorithm
+        switch digestOID.map(OBJ_obj2nid) {
+        case NID_sha1: digestAlgorithm = .sha1
+        case NID_sha256: digestAlgorithm = .sha256
+        case let nid?: digestAlgorithm = .other(OBJ_nid2sn(nid).map { String(cString: $0) } ?? "NID \(nid)")
+        case nil: digestAlgorithm = .other("unreadable")
+        }
+
         return SignedParts(
             content: content,
             certificates: signed.pointee.cert,
-            hasSignedAttributes: hasSignedAttributes)
+            hasSignedAttributes: hasSignedAttributes,
+            digestAlgorithm: digestAlgorithm)
     }
 
     // MARK: Chain

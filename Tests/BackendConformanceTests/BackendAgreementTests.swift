@@ -4,8 +4,8 @@ import ReceiptCore
 import ReceiptKit
 import Testing
 
-/// The backend-agnostic structure checks (``SignedDataStructure``) that make OpenSSL and GnuTLS
-/// classify damaged signedData the same way, and the agreement itself on single-byte mutants.
+/// The validator's structure checks (``SignedDataStructure``), which make the verdict on damaged
+/// signedData the same on OpenSSL and GnuTLS, and the agreement itself on single-byte mutants.
 @Suite struct BackendAgreementTests {
     /// `Fixtures/backend-disagreements`: fuzz-found inputs the backends once classified differently.
     static let agreementDirectory = "backend-disagreements"
@@ -37,13 +37,10 @@ import Testing
     @Test(arguments: validReceiptPaths)
     func everyVerifiableReceiptPassesTheSharedChecks(_ path: String) throws {
         let bytes = try BackendFixtures.bytes(path)
-        var decoded: [Int] = []
-        let structure = try SignedDataStructure(checking: bytes) { (_, index) throws(ReceiptValidationError) in
-            decoded.append(index)
-        }
+        let structure = try SignedDataStructure(checking: bytes)
         let container = try PKCS7Container(bytes: bytes)
         #expect(structure.certificates.count == container.certificates.count)
-        #expect(decoded == Array(container.certificates.indices))
+        #expect(structure.certificates.map { Array(bytes[$0]) } == container.certificates.map(\.derBytes))
         #expect(structure.digestAlgorithm == container.digestAlgorithm)
         #expect(structure.hasSignedAttributes == container.hasSignedAttributes)
         #expect(structure.certificates.contains(structure.signerCertificate))
@@ -52,9 +49,9 @@ import Testing
         }
     }
 
-    /// The codes of the agreement fixtures come from the shared checks, before any library decodes
-    /// anything: the certificate decoder passed here accepts everything.
-    /// The agreement cases whose code the shared checks decide (not the chain's validity times).
+    /// The codes of the agreement fixtures come from the validator's structure checks, before any
+    /// library decodes anything.
+    /// The agreement cases whose code the structure checks decide (not the chain's validity times).
     static let structureCases = agreementCases.filter { testCase in
         guard let code = testCase.expect.error else { return false }
         return !["certificate_expired", "certificate_not_yet_valid"].contains(code)
@@ -65,23 +62,12 @@ import Testing
         let bytes = try BackendFixtures.bytes(testCase.file)
         let expected = try #require(testCase.expect.error)
         #expect(throws: ReceiptValidationError.self) {
-            _ = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+            _ = try SignedDataStructure(checking: bytes)
         }
         do {
-            _ = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+            _ = try SignedDataStructure(checking: bytes)
         } catch {
             #expect(error.code.rawValue == expected, "\(testCase.name): \(error.message)")
-        }
-    }
-
-    @Test func aLibraryDecodingFailureIsInvalidCertificate() throws {
-        let bytes = try BackendFixtures.bytes("generated/receipts/valid-sha256-noattr.receipt")
-        #expect {
-            _ = try SignedDataStructure(checking: bytes) { (_, index) throws(ReceiptValidationError) in
-                if index == 1 { throw ReceiptValidationError(.invalidCertificate, "refused by the library") }
-            }
-        } throws: { error in
-            (error as? ReceiptValidationError)?.code == .invalidCertificate
         }
     }
 

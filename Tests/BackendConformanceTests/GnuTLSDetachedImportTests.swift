@@ -22,7 +22,7 @@ struct GnuTLSDetachedImportTests {
             let detached = try #require(imported.detached, "GnuTLS refused the detached copy of \(input.path)")
             #expect(detached.der == DetachedSignedData(input.bytes, omitting: { _ in false })?.der)
         case (.failure(let original), .failure(let imported)):
-            // Damage GnuTLS's decoder refuses (the shared checks reject such input first) stays refused.
+            // Damage GnuTLS's decoder refuses (the validator's structure rules reject it first) stays refused.
             #expect(original == imported)
         default:
             Issue.record("\(input.path): attached \(attached) vs detached \(imported)")
@@ -63,10 +63,10 @@ struct GnuTLSDetachedImportTests {
     /// Verifies `bytes` both ways and expects the same value or the same error.
     private func expectSameOutcome(_ bytes: [UInt8], store: any TrustStore, name: String) throws {
         let detached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), checked: nil, trustStore: store)
+            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: store)
         }
         let attached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: nil, checked: nil, trustStore: store)
+            try backend.verifySignedData(bytes, envelope: nil, ranges: nil, trustStore: store)
         }
         switch (detached, attached) {
         case (.success(let a), .success(let b)):

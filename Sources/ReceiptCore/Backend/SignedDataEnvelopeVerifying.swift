@@ -1,20 +1,25 @@
-/// A built-in backend that verifies with the ``SignedDataEnvelope`` its caller has already read
-/// from the same bytes, so that one validation reads the canonical envelope once: the validator
-/// reads it for the cache's fast path, the inspection before verification and the cache fill, and
-/// hands it on here instead of letting the backend read it again to detach the content.
+/// A built-in backend that verifies with what its caller has already read from the same bytes, so
+/// that one validation reads the canonical signedData once: the validator reads the
+/// ``SignedDataEnvelope`` for the cache's fast path, the inspection before verification and the
+/// cache fill, knows the ``SignedDataRanges`` of the signedData it rebuilt, and hands both on
+/// here instead of letting the backend read them again (to detach the content, to find the
+/// embedded certificates).
 ///
-/// The envelope only locates parts of `bytes`; nothing in it is trusted, and every check of
-/// ``CryptoBackend/verifySignedData(_:trustStore:)`` still runs on `bytes`.
+/// Both only locate parts of `bytes`; nothing in them is trusted, and the library still decodes
+/// and verifies `bytes` as ``CryptoBackend/verifySignedData(_:trustStore:)`` does.
 package protocol SignedDataEnvelopeVerifying: CryptoBackend {
     /// ``CryptoBackend/verifySignedData(_:trustStore:)`` with `envelope`, which must be
     /// `SignedDataEnvelope(bytes)` (`nil` when `bytes` are not in the canonical shape), and with
-    /// `checked`, what ``SignedDataStructure`` establishes on `bytes` when the caller knows it
-    /// already (the validator's ``CanonicalSignedData/checked``; `nil`: the backend runs the checks).
-    /// The result is the same as the public method's for the same bytes.
+    /// `ranges`, where the parts of `bytes` lie when `bytes` are the validator's
+    /// ``CanonicalSignedData`` (its ``CanonicalSignedData/ranges``, of a signedData the validator's
+    /// structure rules accepted); `nil`: the library finds them (a direct call). For the same bytes
+    /// the result is the public method's, except that with `ranges` an embedded certificate the
+    /// library cannot decode is always ``ReceiptValidationError/Code/invalidCertificate`` (a
+    /// library that decodes certificates with the structure may say `not_pkcs7` without them).
     func verifySignedData(
         _ bytes: [UInt8],
         envelope: SignedDataEnvelope?,
-        checked: CheckedSignedData?,
+        ranges: SignedDataRanges?,
         trustStore: any TrustStore
     ) throws(ReceiptValidationError) -> VerifiedSignedData
 }

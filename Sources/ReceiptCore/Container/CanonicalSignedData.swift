@@ -27,16 +27,23 @@
 /// rebuild, and a genuine one stays genuine; and every library verifies the same bytes, so the
 /// verdict does not depend on how a library reads BER, skips unsigned data or builds chains.
 package struct CanonicalSignedData: Sendable {
-    /// The rebuilt signedData, strict DER.
+    /// The rebuilt signedData, strict DER: the input itself (its storage shared, nothing copied)
+    /// when ``isInput``.
     package var der: [UInt8]
+    /// Whether the input already is this canonical form, octet for octet, so that ``der`` is the
+    /// input (the common case: a DER receipt whose embedded certificates are exactly the path,
+    /// in order, with no unsigned attributes). `false` when the rebuild differs from the input,
+    /// or when it was asked to be built regardless.
+    package var isInput: Bool
     /// Where the content lies in ``der``.
     package var content: Range<Int>
     /// Where the same content bytes lie in the input, when its eContent was one primitive OCTET
     /// STRING (so the input holds them contiguously); `nil` for a constructed one.
     package var inputContent: Range<Int>?
-    /// What the structure checks would establish reading ``der`` (the certificates asked for, the
-    /// signer's the one the checks chose in the input), known from the rebuild.
-    package var checked: CheckedSignedData
+    /// Where ``der``'s certificates (those asked for, leaf first) and the signer's certificate lie,
+    /// and what its SignerInfo names, known from the rebuild (``der`` is not read again): equal to
+    /// what reading ``der`` finds (``SignedDataStructure/ranges``).
+    package var ranges: SignedDataRanges
     /// ``der``'s ``SignedDataEnvelope``, known from the rebuild (the canonical bytes are not read
     /// again): equal to `SignedDataEnvelope(der)`, which `CanonicalSignedDataTests` checks for
     /// every input. `nil` exactly when that reading is `nil` (an empty signature, an algorithm
@@ -47,10 +54,16 @@ package struct CanonicalSignedData: Sendable {
 extension SignedDataStructure {
     /// Rebuilds the input as ``CanonicalSignedData`` with the embedded certificates at `certificates`
     /// (ranges of ``bytes``, in order: leaf first).
+    /// - Parameter reusesInput: whether an input that already is its own rebuild, octet for
+    ///   octet, is handed on as it is (``CanonicalSignedData/isInput``: the same storage, nothing
+    ///   copied) rather than copied; `false` builds the copy always (for the tests that compare the
+    ///   two).
     /// - Throws: `not_pkcs7` when the content cannot be read as one string (never for an input
     ///   these checks accepted).
     /// - Precondition: `certificates` holds ``signerCertificate`` (a path always starts with it).
-    package func canonical(certificates: [Range<Int>]) throws(ReceiptValidationError) -> CanonicalSignedData {
+    package func canonical(
+        certificates: [Range<Int>], reusesInput: Bool = true
+    ) throws(ReceiptValidationError) -> CanonicalSignedData {
         let bytes = reader.bytes
         // The one SignerInfo read; `signer` below is its encoding being built.
         let signerInfo = self.signer
@@ -93,18 +106,15 @@ extension SignedDataStructure {
         DEREncoding.appendHeader(ASN1Tag.set.octet, algorithm.count, to: &head)
         head += algorithm
 
-        // The content, concatenated when constructed (bounded by the reader's depth).
-        let constructedContent: [UInt8]?
-        if eContent.isConstructed {
-            do {
-                constructedContent = try reader.stringContent(of: eContent)
-            } catch {
-                throw ReceiptValidationError(.notPKCS7, "The eContent could not be read: \(error.reason).", offset: error.offset)
-            }
-        } else {
-            constructedContent = nil
+        // The content: where its octets lie in the input (one range when primitive; the segments
+        // of a constructed one, concatenated in the rebuild; bounded by the reader's depth).
+        let contentSegments: [Range<Int>]
+        do {
+            contentSegments = try reader.stringSegments(of: eContent)
+        } catch {
+            throw ReceiptValidationError(.notPKCS7, "The eContent could not be read: \(error.reason).", offset: error.offset)
         }
-        let contentLength = constructedContent?.count ?? eContent.contentLength
+        let contentLength = contentSegments.reduce(0) { $0 + $1.count }
         let dataOID = KnownObjectIdentifier.data.tlv
         let octetString = DEREncoding.headerLength(contentLength) + contentLength
         let explicitContent = DEREncoding.headerLength(octetString) + octetString
@@ -116,45 +126,63 @@ extension SignedDataStructure {
         let explicit = DEREncoding.headerLength(signedData) + signedData
         let signedDataOID = KnownObjectIdentifier.signedData.tlv
         let contentInfo = signedDataOID.count + DEREncoding.headerLength(explicit) + explicit
+        let total = DEREncoding.headerLength(contentInfo) + contentInfo
 
-        var der: [UInt8] = []
-        der.reserveCapacity(DEREncoding.headerLength(contentInfo) + contentInfo)
-        DEREncoding.appendHeader(ASN1Tag.sequence.octet, contentInfo, to: &der)
-        der += signedDataOID
-        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicit, to: &der)
-        DEREncoding.appendHeader(ASN1Tag.sequence.octet, signedData, to: &der)
-        let headRange = der.count..<(der.count + head.count)
-        der += head
-        DEREncoding.appendHeader(ASN1Tag.sequence.octet, encapsulated, to: &der)
-        der += dataOID
-        DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString, to: &der)
-        DEREncoding.appendHeader(ASN1Tag.octetString.octet, contentLength, to: &der)
-        let contentStart = der.count
-        if let constructedContent {
-            der += constructedContent
-        } else {
-            der += bytes[eContent.contentStart..<eContent.contentEnd]
-        }
-        let content = contentStart..<der.count
+        // Written once in order; where the octets go is the output's mode (``CanonicalOutput``).
         var placed: [Range<Int>] = []
         var signerPlaced: Range<Int>?
-        var certificatesContent = der.count..<der.count
-        if !certificates.isEmpty {
-            DEREncoding.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, certificateLength, to: &der)
-            certificatesContent = der.count..<(der.count + certificateLength)
-            for certificate in certificates {
-                let range = der.count..<(der.count + certificate.count)
-                der += bytes[certificate]
-                if signerPlaced == nil, certificate == signerCertificate { signerPlaced = range }
-                placed.append(range)
+        var headRange = 0..<0
+        var content = 0..<0
+        var certificatesContent = 0..<0
+        func write(to der: inout CanonicalOutput) {
+            placed = []
+            signerPlaced = nil
+            der.appendHeader(ASN1Tag.sequence.octet, contentInfo)
+            der.append(signedDataOID)
+            der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicit)
+            der.appendHeader(ASN1Tag.sequence.octet, signedData)
+            headRange = der.count..<(der.count + head.count)
+            der.append(head)
+            der.appendHeader(ASN1Tag.sequence.octet, encapsulated)
+            der.append(dataOID)
+            der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString)
+            der.appendHeader(ASN1Tag.octetString.octet, contentLength)
+            let contentStart = der.count
+            for segment in contentSegments { der.append(input: segment) }
+            content = contentStart..<der.count
+            certificatesContent = der.count..<der.count
+            if !certificates.isEmpty {
+                der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, certificateLength)
+                certificatesContent = der.count..<(der.count + certificateLength)
+                for certificate in certificates {
+                    let range = der.count..<(der.count + certificate.count)
+                    der.append(input: certificate)
+                    if signerPlaced == nil, certificate == signerCertificate { signerPlaced = range }
+                    placed.append(range)
+                }
             }
+            der.append(signerInfos)
         }
+
+        // The input is handed on as it is when it already is its own rebuild: compared first
+        // (no octet copied) when it can be — a constructed eContent is written primitive, so an
+        // input that has one, or another length, is never its rebuild.
+        var output = CanonicalOutput(input: bytes, mode: .comparing, capacity: 0)
+        var isInput = false
+        if reusesInput, !eContent.isConstructed, total == bytes.count {
+            write(to: &output)
+            isInput = output.isInput
+        }
+        if !isInput {
+            output = CanonicalOutput(input: bytes, mode: .building, capacity: total)
+            write(to: &output)
+        }
+        let der = isInput ? bytes : output.der
         guard let signerPlaced else {
             throw ReceiptValidationError(.untrustedChain, "The canonical form was asked for without the signer's certificate.")
         }
         // The SignerInfo's first octet in `der`: after the SET's and the SEQUENCE's headers.
-        let signerBase = der.count + (signerInfos.count - signer.count)
-        der += signerInfos
+        let signerBase = der.count - signer.count
         let shifted = { (range: Range<Int>) in (signerBase + range.lowerBound)..<(signerBase + range.upperBound) }
         let envelope = Self.envelope(
             in: der,
@@ -165,9 +193,9 @@ extension SignedDataStructure {
                 signature: shifted(signatureStart..<signer.count), digestAlgorithm: digestAlgorithm),
             digest: shifted(digestStart..<digestEnd))
         return CanonicalSignedData(
-            der: der, content: content,
+            der: der, isInput: isInput, content: content,
             inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd,
-            checked: CheckedSignedData(
+            ranges: SignedDataRanges(
                 certificates: placed, signerCertificate: signerPlaced, digestAlgorithm: digestAlgorithm,
                 hasSignedAttributes: hasSignedAttributes),
             envelope: envelope)

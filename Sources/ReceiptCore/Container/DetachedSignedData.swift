@@ -37,7 +37,7 @@ package struct DetachedSignedData: Sendable {
     /// - Parameters:
     ///   - envelope: `SignedDataEnvelope(bytes)`, read from these very bytes.
     ///   - certificates: the embedded certificates' ranges when the caller knows them (the
-    ///     validator's ``CheckedSignedData/certificates`` of the ``CanonicalSignedData`` it built):
+    ///     validator's ``SignedDataRanges/certificates`` of the ``CanonicalSignedData`` it built):
     ///     they must tile the envelope's certificates field, in order; `nil`: read here.
     package init?(
         _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates known: [Range<Int>]? = nil,

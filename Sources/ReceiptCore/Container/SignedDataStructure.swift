@@ -1,6 +1,8 @@
-/// The structure checks every ``CryptoBackend`` runs on a PKCS #7 signedData before its library
-/// sees it, so that every backend classifies a structurally damaged input the same way
+/// The structure rules ``ReceiptValidator`` applies to a PKCS #7 signedData before any backend's
+/// library sees it, so that every backend's verdict on a structurally damaged input is the same
 /// (the DESIGN's "classify failures the same way" rule; OpenSSL and GnuTLS decode differently).
+/// No backend applies them: a backend is handed the signedData the validator rebuilt from what
+/// these checks read (``canonical(certificates:)``).
 ///
 /// Nothing here verifies anything: signature, chain and validity stay the libraries' decisions.
 /// The checks run in phases, and the first failing phase decides the code:
@@ -13,8 +15,9 @@
 /// 2. `not_signed`: a ContentInfo of another type, no signedData content, an eContentType other than
 ///    id-data, no eContent (detached), a `crls` field, or not exactly one SignerInfo.
 /// 3. `invalid_certificate`: more than ``maximumCertificates`` embedded certificates, or one that is
-///    not a strict-DER X.509 certificate (``CertificateStructure``) or that the backend's library
-///    cannot decode (the `decodeCertificate` closure), whether or not it is on the chain.
+///    not a strict-DER X.509 certificate (``CertificateStructure``), whether or not it is on the
+///    chain. (A certificate of the rebuild the backend's library cannot decode is
+///    `invalid_certificate` too, from the backend.)
 /// 4. `invalid_signature`: the signer's digestAlgorithm is not SHA-1 or SHA-256 (parameters absent
 ///    or NULL), is not listed in `digestAlgorithms`, the signatureAlgorithm is neither
 ///    rsaEncryption nor the RSA algorithm with that digest, the signed attributes are not DER
@@ -24,10 +27,10 @@
 ///    name and serial number, or another one also matches when names are compared loosely
 ///    (``CertificateStructure/looseNameKey(_:)``, so OpenSSL's canonical lookup cannot pick another).
 ///
-/// The backend then decodes the structure with its library (a failure there is `not_pkcs7`),
-/// builds and verifies the chain (`untrusted_chain`), checks validity at the chosen time
-/// (`certificate_expired`, `certificate_not_yet_valid`) and verifies the signature
-/// (`invalid_signature`).
+/// The backend then decodes the rebuild with its library (a failure there is `not_pkcs7`),
+/// builds and verifies the chain (`untrusted_chain`) and verifies the signature
+/// (`invalid_signature`); the validator checks validity at the chosen time
+/// (`certificate_expired`, `certificate_not_yet_valid`) on the chain it returned.
 package struct SignedDataStructure: Sendable {
     /// The byte ranges of the embedded certificates, in order.
     package var certificates: [Range<Int>]
@@ -55,17 +58,11 @@ package struct SignedDataStructure: Sendable {
     private static let sha256WithRSAOID = KnownObjectIdentifier.sha256WithRSAEncryption.dotted
 
     /// Runs phases 1–5 on `bytes`.
-    /// - Parameter decodeCertificate: the backend library's decoding of one embedded certificate
-    ///   (its DER and its index), called in phase 3 after the shared check accepted it; it throws
-    ///   ``ReceiptValidationError/Code/invalidCertificate`` when the library cannot decode it.
     /// - Throws: the code of the first failing phase (see the type's documentation).
-    package init(
-        checking bytes: [UInt8],
-        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
-    ) throws(ReceiptValidationError) {
+    package init(checking bytes: [UInt8]) throws(ReceiptValidationError) {
         let (reader, contentInfo) = try Self.schema(bytes)
         let (signedData, signer) = try Self.usability(contentInfo)
-        try Self.certificates(signedData, reader, decodeCertificate: decodeCertificate)
+        try Self.certificates(signedData, reader)
         let digest = try Self.algorithms(signedData, signer, reader)
         let signerCertificate = try Self.signerCertificate(signedData, signer, bytes)
         self.certificates = signedData.certificates.map { $0.offset..<$0.end }
@@ -81,9 +78,9 @@ package struct SignedDataStructure: Sendable {
     /// The input these checks read.
     package var bytes: [UInt8] { reader.bytes }
 
-    /// What the checks established, as ranges of ``bytes``.
-    package var checked: CheckedSignedData {
-        CheckedSignedData(
+    /// Where the parts a backend verifies lie in ``bytes`` (as read, for the validator to hand on).
+    package var ranges: SignedDataRanges {
+        SignedDataRanges(
             certificates: certificates, signerCertificate: signerCertificate, digestAlgorithm: digestAlgorithm,
             hasSignedAttributes: hasSignedAttributes)
     }
@@ -331,10 +328,7 @@ package struct SignedDataStructure: Sendable {
 
     // MARK: Phase 3: embedded certificates (invalid_certificate)
 
-    private static func certificates(
-        _ signedData: CMSSignedData, _ reader: BERReader,
-        decodeCertificate: ([UInt8], Int) throws(ReceiptValidationError) -> Void
-    ) throws(ReceiptValidationError) {
+    private static func certificates(_ signedData: CMSSignedData, _ reader: BERReader) throws(ReceiptValidationError) {
         let certificates = signedData.certificates
         guard certificates.count <= maximumCertificates else {
             throw ReceiptValidationError(
@@ -348,7 +342,6 @@ package struct SignedDataStructure: Sendable {
                     .invalidCertificate, "Embedded certificate \(index) is not a well-formed DER X.509 certificate.",
                     offset: node.offset)
             }
-            try decodeCertificate(encoding, index)
         }
     }
 

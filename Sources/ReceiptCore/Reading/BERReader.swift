@@ -285,19 +285,34 @@ struct BERReader {
 
     /// The content octets of a (possibly constructed) OCTET STRING or other string, concatenated.
     /// Each segment of a constructed string must carry the same universal tag.
-    func stringContent(of node: BERNode, depth: Int = 0) throws(BERError) -> [UInt8] {
+    func stringContent(of node: BERNode) throws(BERError) -> [UInt8] {
         if !node.isConstructed {
             return Array(bytes[node.contentStart..<node.contentEnd])
+        }
+        let segments = try stringSegments(of: node)
+        var result: [UInt8] = []
+        result.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+        for segment in segments { result += bytes[segment] }
+        return result
+    }
+
+    /// Where the content octets of a (possibly constructed) string lie in ``bytes``, in order:
+    /// their concatenation is ``stringContent(of:)`` (read without copying them). Each segment of
+    /// a constructed string must carry the same universal tag; nesting is bounded by
+    /// ``maximumDepth``.
+    func stringSegments(of node: BERNode, depth: Int = 0) throws(BERError) -> [Range<Int>] {
+        if !node.isConstructed {
+            return [node.contentStart..<node.contentEnd]
         }
         guard depth < maximumDepth else {
             throw BERError(offset: node.offset, reason: "constructed string nested too deeply")
         }
-        var result: [UInt8] = []
+        var result: [Range<Int>] = []
         for child in node.children {
             guard child.tagClass == 0, child.tagNumber == node.tagNumber else {
                 throw BERError(offset: child.offset, reason: "segment of a constructed string has a different tag")
             }
-            result += try stringContent(of: child, depth: depth + 1)
+            result += try stringSegments(of: child, depth: depth + 1)
         }
         return result
     }

@@ -38,6 +38,10 @@ public struct ReceiptValidator: Sendable {
     let chainCache: VerifiedChainCache?
     /// The JWS anchors (read at the first JWS) and the JWS chain cache.
     let jwsState: JWSValidatorState
+    /// Whether an input that already is its canonical form is handed to the backend as it is
+    /// (``CanonicalSignedData/isInput``, no copy of its content); `false` makes the validator
+    /// build the copy always, for the tests that show the two give the same report.
+    package var reusesCanonicalInput = true
 
     /// Creates a validator and builds its trust stores.
     /// - Throws: ``ReceiptValidationError/Code/rootCertificateNotFound`` when no anchor is configured,
@@ -112,7 +116,7 @@ public struct ReceiptValidator: Sendable {
         // later step builds on.
         let structure: SignedDataStructure
         do {
-            structure = try SignedDataStructure(checking: der) { (_, _) throws(ReceiptValidationError) in }
+            structure = try SignedDataStructure(checking: der)
         } catch {
             // Refused: the report still tells the time it would have been verified at, read as
             // the inspection of an unchecked container reads it (``PKCS7Container``).
@@ -151,7 +155,7 @@ public struct ReceiptValidator: Sendable {
         }
         report.verificationTime = time
 
-        let (verified, canonical) = try verifyCanonical(
+        let verified = try verifyReleasingCanonical(
             structure, anchors: trust == .storeKitTesting ? storeKitAnchors : appleAnchors, store: store, at: time)
         let verifiedAt = time
         report.digestAlgorithm = verified.digestAlgorithm
@@ -171,19 +175,10 @@ public struct ReceiptValidator: Sendable {
         }
         if policyError == nil { report.signerChain = verified.signerChain }
 
-        try Self.checkInPlaceClaim(verified, in: canonical.der)
-        let receipt: Receipt
-        if let early = inspection.receipt, early.range == canonical.inputContent, verified.inputContentRange == canonical.content {
-            // Parsed from these very bytes before the backend verified them (as the cache's fast
-            // path does; the canonical form holds a copy of exactly those bytes), believed only now.
-            receipt = early.receipt
-        } else {
-            // Read where the backend verified it (no copy of a large payload); a payload parsed
-            // before verification tells how many purchases to make room for.
-            receipt = try ReceiptParser.parse(
-                verified.contentSource, range: verified.contentRange,
-                purchaseCountHint: inspection.receipt?.receipt.inAppPurchases.count)
-        }
+        // Parsed only now, from the verified bytes (the input's own when the rebuild copied them
+        // from it, ``verifyReleasingCanonical``): the parsed receipt and the rebuild's copy of a
+        // large content are never held at once.
+        let receipt = try ReceiptParser.parse(verified.contentSource, range: verified.contentRange, purchaseCountHint: nil)
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
@@ -192,6 +187,25 @@ public struct ReceiptValidator: Sendable {
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
         try checkDevice(receipt, into: &report)
+    }
+
+    /// ``verifyCanonical(_:anchors:store:at:)``, with the backend's claim to have verified the
+    /// content in place checked, returning a result that holds no reference to the canonical form
+    /// when its content is the input's: content the backend verified in place in the canonical
+    /// form was copied there from the input's primitive eContent, so the same octets lie at
+    /// ``CanonicalSignedData/inputContent`` of the input (`CanonicalSignedDataTests` checks this
+    /// for every input). The result then points there, and the rebuild — a second copy of a
+    /// large content — is freed when this returns, before the payload is parsed.
+    private func verifyReleasingCanonical(
+        _ structure: SignedDataStructure, anchors: [ChainCertificate], store: any TrustStore, at time: Date
+    ) throws(ReceiptValidationError) -> VerifiedSignedData {
+        let (verified, canonical) = try verifyCanonical(structure, anchors: anchors, store: store, at: time)
+        try Self.checkInPlaceClaim(verified, in: canonical.der)
+        guard !canonical.isInput, let inputContent = canonical.inputContent, verified.inputContentRange == canonical.content
+        else { return verified }
+        return VerifiedSignedData(
+            contentVerifiedIn: structure.bytes, range: inputContent, signerChain: verified.signerChain,
+            digestAlgorithm: verified.digestAlgorithm, hasSignedAttributes: verified.hasSignedAttributes)
     }
 
     /// Hands the backend the canonical signedData of each candidate path in turn (``SignerPaths``,
@@ -215,12 +229,12 @@ public struct ReceiptValidator: Sendable {
         for path in candidates.paths {
             do throws(ReceiptValidationError) {
                 if let refusal = path.refusal { throw refusal }
-                let canonical = try structure.canonical(certificates: path.certificates)
+                let canonical = try structure.canonical(certificates: path.certificates, reusesInput: reusesCanonicalInput)
                 let verified: VerifiedSignedData
                 do throws(ReceiptValidationError) {
                     if let reader = backend as? any SignedDataEnvelopeVerifying {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: canonical.envelope, checked: canonical.checked,
+                            canonical.der, envelope: canonical.envelope, ranges: canonical.ranges,
                             trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)
@@ -266,16 +280,6 @@ public struct ReceiptValidator: Sendable {
         var embedsOnlyStoreKitCertificate = false
         /// The payload's creation date, if readable.
         var creationDate: Date?
-        /// The payload parsed in place before verification, when it parsed (strict DER, no error).
-        var receipt: EarlyParse?
-    }
-
-    /// A receipt parsed from the content where it lies in the input, before verification.
-    private struct EarlyParse {
-        var receipt: Receipt
-        /// Where the content lies in the input: the receipt is believed when the backend verified
-        /// the content at this range of the input (``VerifiedSignedData/inputContentRange``).
-        var range: Range<Int>
     }
 
     /// Checks a backend's claim to have verified the content in place: the input holds exactly
@@ -322,21 +326,15 @@ public struct ReceiptValidator: Sendable {
         return inspection
     }
 
-    /// The inspection of a canonical envelope, read in place: the StoreKit test certificate, and
-    /// the payload parsed now (unverified: believed only once the backend has verified these same
-    /// bytes), which also gives the creation date; a payload that does not parse so is only looked
-    /// at for its creation date, and parsed after verification.
+    /// The inspection of a canonical envelope, read in place: the StoreKit test certificate and
+    /// the payload's creation date. The payload is parsed only after verification (so that a
+    /// large receipt's parse never coexists with the canonical rebuild's copy of its content).
     private func inspectInPlace(_ der: [UInt8], envelope: SignedDataEnvelope) -> Inspection {
         var inspection = Inspection()
         inspection.isReadable = true
         inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
             && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-        if let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) {
-            inspection.receipt = EarlyParse(receipt: receipt, range: envelope.content)
-            inspection.creationDate = receipt.creationDate
-        } else {
-            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
-        }
+        inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
         return inspection
     }
 

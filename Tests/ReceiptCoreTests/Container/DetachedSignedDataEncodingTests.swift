@@ -89,9 +89,9 @@ import ReceiptTestSupport
             #expect((parts.certificates ?? []) == kept)
             #expect((parts.certificates == nil) == kept.isEmpty)
             // The detached copy is a well-formed signedData without content.
-            #expect(throws: ReceiptValidationError.self) { try SignedDataStructure(checking: detached.der) { _, _ in } }
+            #expect(throws: ReceiptValidationError.self) { try SignedDataStructure(checking: detached.der) }
             do {
-                _ = try SignedDataStructure(checking: detached.der) { _, _ in }
+                _ = try SignedDataStructure(checking: detached.der)
             } catch {
                 #expect(error.code == .notSigned || (kept.isEmpty && error.code == .untrustedChain))
             }
@@ -103,19 +103,19 @@ import ReceiptTestSupport
     @Test(arguments: Fixtures.receiptNames)
     func knownCertificateRangesGiveTheSameReencoding(_ name: String) throws {
         let bytes = try Fixtures.receipt(name)
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         let canonical = try structure.canonical(certificates: structure.certificates)
         let envelope = try #require(canonical.envelope)
-        let first = try #require(canonical.checked.certificates.first)
+        let first = try #require(canonical.ranges.certificates.first)
         let omitFirst = { (range: Range<Int>) in range == first }
         let read = try #require(DetachedSignedData(canonical.der, envelope: envelope, omitting: omitFirst))
         let known = try #require(DetachedSignedData(
-            canonical.der, envelope: envelope, certificates: canonical.checked.certificates, omitting: omitFirst))
+            canonical.der, envelope: envelope, certificates: canonical.ranges.certificates, omitting: omitFirst))
         #expect(known.der == read.der)
         #expect(known.omittedCertificates == read.omittedCertificates)
         #expect(known.omittedCertificates == [first])
         // A gap in the ranges: read from the bytes instead.
-        let broken = [first.lowerBound..<(first.upperBound - 1)] + canonical.checked.certificates.dropFirst()
+        let broken = [first.lowerBound..<(first.upperBound - 1)] + canonical.ranges.certificates.dropFirst()
         let fallback = try #require(DetachedSignedData(canonical.der, envelope: envelope, certificates: broken, omitting: omitFirst))
         #expect(fallback.der == read.der)
     }

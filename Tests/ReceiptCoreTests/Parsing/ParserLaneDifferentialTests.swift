@@ -56,9 +56,8 @@ import ReceiptTestSupport
         #expect(try ReceiptParser.creationDate(in: reencoded) == strict.creationDate)
     }
 
-    /// The validator passes the purchase count of the payload it parsed before verification (when
-    /// the backend's verified content is not that same storage) as a hint that only
-    /// sizes the purchase array: any hint, right or wrong, gives the same receipt.
+    /// A purchase count hint only sizes the purchase array: any hint, right or wrong, gives the
+    /// same receipt.
     @Test(arguments: Fixtures.receiptNames)
     func thePurchaseCountHintNeverChangesTheResult(_ name: String) throws {
         let container = try PKCS7Container(bytes: Fixtures.receipt(name))

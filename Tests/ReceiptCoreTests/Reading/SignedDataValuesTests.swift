@@ -11,7 +11,7 @@ import ReceiptTestSupport
     @Test(arguments: CanonicalSignedDataTests.inputs)
     func agreeWithTheContainerReading(_ path: String) throws {
         let bytes = try Fixtures.bytes(atPath: path)
-        let structure = try SignedDataStructure(checking: bytes) { (_, _) throws(ReceiptValidationError) in }
+        let structure = try SignedDataStructure(checking: bytes)
         let container = try PKCS7Container(bytes: bytes)
         let reader = structure.reader
         let contentInfo = structure.contentInfo
