@@ -27,6 +27,12 @@
 ///    name and serial number, or another one also matches when names are compared loosely
 ///    (``CertificateStructure/looseNameKey(_:)``, so OpenSSL's canonical lookup cannot pick another).
 ///
+/// Phase 1 reads the bytes once, with one ``BERReader``, into the Reading values — a
+/// ``ContentInfo`` holding its ``CMSSignedData`` (``EncapsulatedContentInfo``, ``SignerInfo``s
+/// with their ``CMSAttributes``, ``AlgorithmIdentifier``s), all ranges of the input — and every
+/// later phase, ``canonical(certificates:)``, ``SignedDataEnvelope/init(structure:)`` and the
+/// validator's inspection read those values, not the bytes again.
+///
 /// The backend then decodes the rebuild with its library (a failure there is `not_pkcs7`),
 /// builds and verifies the chain (`untrusted_chain`) and verifies the signature
 /// (`invalid_signature`); the validator checks validity at the chosen time
