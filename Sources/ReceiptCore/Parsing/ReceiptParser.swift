@@ -41,7 +41,7 @@ public enum ReceiptParser {
     /// - Throws: ``ReceiptValidationError/Code/malformedReceipt`` or
     ///   ``ReceiptValidationError/Code/malformedInAppPurchase`` with the byte offset of the problem.
     public static func parse(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
-        try parse(payload, range: 0..<payload.count, purchaseCountHint: nil)
+        try parse(payload, range: 0..<payload.count)
     }
 
     /// Which lanes a parse may use.
@@ -59,18 +59,16 @@ public enum ReceiptParser {
     /// payload.
     ///
     /// Strict DER is read in place; anything else goes through the general reader (on a copy of
-    /// the payload when it is not the whole of `bytes`). `purchaseCountHint`, the number of in-app
-    /// purchases the payload is expected to hold, only sizes the purchase array (and spares the
-    /// strict lane a counting walk): the result is the same whatever it says.
+    /// the payload when it is not the whole of `bytes`).
     ///
     /// - Returns: `nil` only with ``Lanes/strictOnly``.
     static func parse(
-        _ bytes: [UInt8], range: Range<Int>, purchaseCountHint: Int?, lanes: Lanes
+        _ bytes: [UInt8], range: Range<Int>, lanes: Lanes
     ) throws(ReceiptValidationError) -> Receipt? {
         try checkPayloadRange(range, in: bytes)
         do {
             if let receipt = try StrictReceiptLane.receipt(
-                bytes, in: range, purchaseCountHint: purchaseCountHint, limitIsError: lanes == .strictThenGeneral) {
+                bytes, in: range, limitIsError: lanes == .strictThenGeneral) {
                 return receipt
             }
         } catch {
@@ -82,10 +80,10 @@ public enum ReceiptParser {
         return try GeneralReceiptLane.receipt(range == bytes.indices ? bytes : Array(bytes[range]))
     }
 
-    /// ``parse(_:range:purchaseCountHint:lanes:)`` with both lanes, which always gives a receipt
+    /// ``parse(_:range:lanes:)`` with both lanes, which always gives a receipt
     /// or throws.
-    static func parse(_ bytes: [UInt8], range: Range<Int>, purchaseCountHint: Int?) throws(ReceiptValidationError) -> Receipt {
-        guard let receipt = try parse(bytes, range: range, purchaseCountHint: purchaseCountHint, lanes: .strictThenGeneral) else {
+    static func parse(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt {
+        guard let receipt = try parse(bytes, range: range, lanes: .strictThenGeneral) else {
             throw ReceiptValidationError(.malformedReceipt, "The receipt payload could not be read.", offset: 0)
         }
         return receipt
@@ -100,7 +98,7 @@ public enum ReceiptParser {
 
     /// ``creationDate(in:)`` for the payload lying at `range` of `bytes`: read in place when it is
     /// strict DER, otherwise from a copy through the general reader; the same result, and error
-    /// offsets relative to the payload, as ``parse(_:range:purchaseCountHint:lanes:)`` gives them.
+    /// offsets relative to the payload, as ``parse(_:range:lanes:)`` gives them.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
         try checkPayloadRange(range, in: bytes)
         let strictDate: Date??

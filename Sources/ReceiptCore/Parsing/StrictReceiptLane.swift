@@ -18,15 +18,9 @@ enum StrictReceiptLane {
     ///   in encoded order, only once the whole SET is known to be in the strict shape, so the answer
     ///   is the one a shape-first reading gives. Offsets are relative to `bytes`.
     static func receipt(
-        _ bytes: [UInt8], in range: Range<Int>, purchaseCountHint: Int?, limitIsError: Bool
+        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool
     ) throws(ReceiptValidationError) -> Receipt? {
-        let expectedPurchases: Int
-        if let purchaseCountHint {
-            expectedPurchases = purchaseCountHint
-        } else {
-            guard let counted = purchaseCount(bytes, in: range) else { return nil }
-            expectedPurchases = counted
-        }
+        guard let expectedPurchases = purchaseCount(bytes, in: range) else { return nil }
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(min(max(expectedPurchases, 0), ReceiptParser.maximumInAppPurchaseCount))
         var purchaseCount = 0  // every type 17 attribute, decoded or not

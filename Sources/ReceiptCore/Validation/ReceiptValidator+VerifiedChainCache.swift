@@ -65,7 +65,7 @@ extension ReceiptValidator {
         let now = configuration.currentDate()
         // Parsed before the signature is checked, and believed only after it verified.
         let content = der[envelope.content]
-        guard let receipt = try? ReceiptParser.parse(der, range: envelope.content, purchaseCountHint: nil, lanes: .strictOnly) else { return nil }
+        guard let receipt = try? ReceiptParser.parse(der, range: envelope.content, lanes: .strictOnly) else { return nil }
         let time = verificationTime(now: now, creationDate: receipt.creationDate)
         guard entry.covers(time) else { return nil }
 

@@ -178,7 +178,7 @@ public struct ReceiptValidator: Sendable {
         // Parsed only now, from the verified bytes (the input's own when the rebuild copied them
         // from it, ``verifyReleasingCanonical``): the parsed receipt and the rebuild's copy of a
         // large content are never held at once.
-        let receipt = try ReceiptParser.parse(verified.contentSource, range: verified.contentRange, purchaseCountHint: nil)
+        let receipt = try ReceiptParser.parse(verified.contentSource, range: verified.contentRange)
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {

@@ -47,7 +47,7 @@ import ReceiptTestSupport
             let bytes = [UInt8](repeating: 0x30, count: padding) + payload + [UInt8](repeating: 0x04, count: padding / 2 + 1)
             let range = padding..<(padding + payload.count)
             let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
-            let inPlace = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil) }
+            let inPlace = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range) }
             #expect(inPlace == expected, "\(name), padding \(padding)")
         }
     }
@@ -63,9 +63,9 @@ import ReceiptTestSupport
             return
         }
         #expect(offset == 2 + attribute.count)
-        #expect(Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count, purchaseCountHint: nil) } == expected)
+        #expect(Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count) } == expected)
         let strictOnly = #expect(throws: ReceiptValidationError.self) {
-            try ReceiptParser.parse(bytes, range: 100..<bytes.count, purchaseCountHint: nil, lanes: .strictOnly)
+            try ReceiptParser.parse(bytes, range: 100..<bytes.count, lanes: .strictOnly)
         }
         #expect(strictOnly?.offset == offset)
     }
@@ -85,9 +85,9 @@ import ReceiptTestSupport
         let bytes = DER.set([DER.attribute(12, DER.ia5("2024-01-02T03:04:05Z"))])
         for range in [-1..<3, 0..<(bytes.count + 1), (bytes.count + 2)..<(bytes.count + 4)] {
             #expect(throws: ReceiptValidationError.self) { try ReceiptParser.creationDate(in: bytes, range: range) }
-            #expect(throws: ReceiptValidationError.self) { try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil) }
+            #expect(throws: ReceiptValidationError.self) { try ReceiptParser.parse(bytes, range: range) }
             #expect(throws: ReceiptValidationError.self) {
-                try ReceiptParser.parse(bytes, range: range, purchaseCountHint: nil, lanes: .strictOnly)
+                try ReceiptParser.parse(bytes, range: range, lanes: .strictOnly)
             }
         }
     }

@@ -56,19 +56,6 @@ import ReceiptTestSupport
         #expect(try ReceiptParser.creationDate(in: reencoded) == strict.creationDate)
     }
 
-    /// A purchase count hint only sizes the purchase array: any hint, right or wrong, gives the
-    /// same receipt.
-    @Test(arguments: Fixtures.receiptNames)
-    func thePurchaseCountHintNeverChangesTheResult(_ name: String) throws {
-        let container = try PKCS7Container(bytes: Fixtures.receipt(name))
-        let payload = container.content
-        let plain = try ReceiptParser.parse(payload)
-        let count = plain.inAppPurchases.count
-        for hint in [0, count, max(count - 1, 0), count + 7, -3, ReceiptParser.maximumInAppPurchaseCount + 1] {
-            #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, purchaseCountHint: hint) == plain, "hint \(hint)")
-        }
-    }
-
     /// The strict lane checks that in-app strings are ASCII only when it decodes a new string (a
     /// repeat of bytes it already decoded is shared) and leaves dates to the RFC 3339 reader, which
     /// accepts only ASCII. Non-ASCII values, new or repeated, must still decode (or fail) exactly as

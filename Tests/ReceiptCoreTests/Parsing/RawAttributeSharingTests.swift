@@ -87,7 +87,7 @@ import Testing
             #expect(purchase.otherAttributes == items.compactMap(\.kept))
         }
         // The cached, in-place parse (the verified-chain cache's fast path) reads the same.
-        #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, purchaseCountHint: nil, lanes: .strictOnly) == strict)
+        #expect(try ReceiptParser.parse(payload, range: 0..<payload.count, lanes: .strictOnly) == strict)
     }
 
     @Test func aRenewedSubscriptionsRawAttributesAreDecodedOnce() throws {
