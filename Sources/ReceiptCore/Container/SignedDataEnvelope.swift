@@ -28,7 +28,7 @@ import Darwin
 /// trusted; it only locates the parts the fast path compares and verifies.
 ///
 /// The validator has it once per validation: read from the bytes when the verified-chain cache's
-/// fast path may use it, otherwise taken from the structure checks' reading
+/// fast path may use it (the cache holds an entry), otherwise taken from the structure checks' reading
 /// (``init(structure:)``); it hands it to the fast path, the inspection before verification and the
 /// cache fill. The built-in backends (``SignedDataEnvelopeVerifying``) get the envelope of the
 /// canonical rebuild, known from the rebuild (``CanonicalSignedData/envelope``).

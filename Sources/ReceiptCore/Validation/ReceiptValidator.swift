@@ -83,16 +83,29 @@ public struct ReceiptValidator: Sendable {
     // MARK: Pipeline
 
     func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
+        var walks = 0
+        return evaluate(der, signedDataWalks: &walks)
+    }
+
+    /// ``evaluate(_:)``, adding to `signedDataWalks` each walk of the input's SignedData (the
+    /// envelope read from the bytes, the structure checks' reading, the envelope or container
+    /// read again for a refused input's inspection), for the tests that hold it at one per
+    /// validation (`SignedDataWalkTests`).
+    package func evaluate(_ der: [UInt8], signedDataWalks: inout Int) -> ReceiptValidationReport {
         // The canonical envelope is read once and handed to every step that locates parts of it:
-        // read from the bytes first when the cache's fast path may use it, otherwise taken from
-        // the structure checks' reading (``SignedDataEnvelope/init(structure:)``), so that the full
-        // path reads the input once.
-        let readsEnvelopeFirst = chainCache != nil && backend is any SignaturePrimitives
+        // read from the bytes first when the cache's fast path may use it — the cache holds an
+        // entry, so a lookup can hit — otherwise taken from the structure checks' reading
+        // (``SignedDataEnvelope/init(structure:)``), so that the full path reads the input once.
+        let readsEnvelopeFirst = backend is any SignaturePrimitives && chainCache.map { !$0.isEmpty } == true
         let envelope = readsEnvelopeFirst ? SignedDataEnvelope(der) : nil
-        if readsEnvelopeFirst, let report = fastPathReport(der, envelope: envelope) { return report }
+        if readsEnvelopeFirst {
+            signedDataWalks += 1
+            if let report = fastPathReport(der, envelope: envelope) { return report }
+        }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(der, envelope: readsEnvelopeFirst ? .read(envelope) : .fromStructure, into: &report)
+            try evaluate(
+                der, envelope: readsEnvelopeFirst ? .read(envelope) : .fromStructure, walks: &signedDataWalks, into: &report)
         } catch {
             report.error = error
         }
@@ -108,13 +121,14 @@ public struct ReceiptValidator: Sendable {
     }
 
     private func evaluate(
-        _ der: [UInt8], envelope source: EnvelopeSource, into report: inout ReceiptValidationReport
+        _ der: [UInt8], envelope source: EnvelopeSource, walks: inout Int, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let now = configuration.currentDate()
         // The bounds and the structure rules, before any library sees a byte
         // (``SignedDataStructure``, ``SignedDataLimits``): the one reading of the input every
         // later step builds on.
         let structure: SignedDataStructure
+        walks += 1
         do {
             structure = try SignedDataStructure(checking: der)
         } catch {
@@ -123,8 +137,11 @@ public struct ReceiptValidator: Sendable {
             let envelope: SignedDataEnvelope?
             switch source {
             case .read(let read): envelope = read
-            case .fromStructure: envelope = SignedDataEnvelope(der)
+            case .fromStructure:
+                envelope = SignedDataEnvelope(der)
+                walks += 1
             }
+            walks += 1  // the inspection walks it again (isReadableAsContainer or PKCS7Container)
             report.verificationTime = verificationTime(now: now, creationDate: inspect(der, envelope: envelope).creationDate)
             throw error
         }

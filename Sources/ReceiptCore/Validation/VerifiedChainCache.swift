@@ -180,6 +180,13 @@ final class VerifiedChainCache: Sendable {
         }
     }
 
+    /// Whether no shard holds an entry: no lookup can hit, so the validator reads nothing for
+    /// the fast path (an entry another thread adds meanwhile is as if it came after the lookup).
+    var isEmpty: Bool {
+        for shard in shards where !shard.withLock({ $0.entries.isEmpty }) { return false }
+        return true
+    }
+
     /// Forgets every entry (counters are kept).
     func removeAll() {
         for shard in shards {
