@@ -21,9 +21,20 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 scratch="${BENCH_SCRATCH_PATH:-$root/.build-bench}"
 static_scratch="${BENCH_STATIC_SCRATCH_PATH:-$root/.build-bench-static}"  # + -openssl / -gnutls / -cli
-# SwiftPM keeps a path dependency's file list in the build description and does not notice files
-# added to this package since the last benchmark build: drop the descriptions so they are re-planned.
-rm -f "$scratch"/*/release/description.json "$static_scratch"-*/*/release/description.json
+# Release builds of a path dependency are not safe to reuse once its sources change: SwiftPM keeps
+# the dependency's file list in the build description, and after a stored property was added a
+# reused --static-swift-stdlib receipt-memory crashed in swift_release under ASLR (2026-11-27; the
+# same commit built fresh ran clean). So every scratch directory remembers the sources it was built
+# from (tree hashes of the committed sources plus a hash of uncommitted changes) and its release
+# products are rebuilt from nothing when they differ.
+sources_stamp=$( { git -C "$root" rev-parse HEAD:Sources HEAD:Package.swift HEAD:Benchmarks 2>/dev/null || true
+    git -C "$root" diff HEAD -- Sources Package.swift Benchmarks 2>/dev/null || true; } | sha256sum | cut -d' ' -f1)
+for dir in "$scratch" "$static_scratch"-openssl "$static_scratch"-gnutls "$static_scratch"-cli-openssl "$static_scratch"-cli-gnutls; do
+    if [[ -d $dir && $(cat "$dir/.receiptkit-sources" 2>/dev/null) != "$sources_stamp" ]]; then
+        rm -rf "$dir"/*/release "$dir/release"
+    fi
+    mkdir -p "$dir" && printf '%s\n' "$sources_stamp" > "$dir/.receiptkit-sources"
+done
 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product receipt-bench >&2
 for argument in "$@"; do
     if [[ $argument == --worst-only || $argument == --jws-only ]]; then

@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step line starts with the seconds since the start, so a CI log shows where the time goes.
 started=$SECONDS
+step() { printf '\n== [%ds] %s\n' "$((SECONDS - started))" "$*"; }
 
 step "bootstrap"
 bash Scripts/bootstrap.sh

@@ -238,7 +238,14 @@ struct CLIBenchmark {
             for batch in [small, large] {
                 if let one = line(backend, batch, "ndjson", 1), let two = line(backend, batch, "ndjson", 2) {
                     let value = ratios(one.seconds, two.seconds)
-                    target(value.median >= 1.8, "\(backend): --ndjson, \(batch), two cores ≥ 1.8× one core", describe(value, ""))
+                    if batch == small {
+                        target(value.median >= 1.8, "\(backend): --ndjson, \(batch), two cores ≥ 1.8× one core", describe(value, ""))
+                    } else {
+                        // Issue 16's last line. Issue 30 (item 6) restated it as the 2,000-copy line
+                        // below: a 60 ms run is bound by its serial start, so this one is reported only.
+                        out += "  [INFO] \(backend): --ndjson, \(batch), two cores vs one core (restated below as "
+                        out += "\(batches[2].1) copies): \(describe(value, ""))\n"
+                    }
                     // What the machine gave in the same rounds: two one-core runs at once, one per
                     // core. That is what a two-core line can hope for; its share of it is the tool's.
                     if let ceiling = ceilings["\(backend)/\(batch)"] {

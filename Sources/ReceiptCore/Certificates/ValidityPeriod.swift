@@ -36,11 +36,13 @@ package struct ValidityPeriod: Sendable, Equatable {
 
     /// The period of a `Validity ::= SEQUENCE { notBefore Time, notAfter Time }` element.
     init?(_ cursor: DERCursor, _ validity: DERCursor.Element) {
-        guard let start = cursor.element(at: validity.contentStart, within: validity.end),
-              let end = cursor.element(at: start.end, within: validity.end), end.end == validity.end,
-              let notBefore = Self.seconds(cursor, start), let notAfter = Self.seconds(cursor, end)
-        else { return nil }
-        self.init(notBefore: notBefore, notAfter: notAfter)
+        guard let read = CertificateValidity(cursor, validity) else { return nil }
+        self.init(read)
+    }
+
+    /// The period a ``CertificateValidity`` read: its two times as seconds since 1970.
+    package init(_ validity: CertificateValidity) {
+        self.init(notBefore: validity.notBefore.secondsSince1970, notAfter: validity.notAfter.secondsSince1970)
     }
 
     /// Whether the second `second` (seconds since 1970) lies in the period, bounds included.
@@ -84,10 +86,5 @@ package struct ValidityPeriod: Sendable, Equatable {
                         + "\(Date(timeIntervalSince1970: Double(period.notAfter))) (verification time \(time)).")
             }
         }
-    }
-
-    /// A `Time` (``CertificateTime``) as seconds since 1970.
-    private static func seconds(_ cursor: DERCursor, _ element: DERCursor.Element) -> Int64? {
-        CertificateTime(cursor, element)?.secondsSince1970
     }
 }

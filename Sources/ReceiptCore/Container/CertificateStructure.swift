@@ -33,8 +33,7 @@ package enum CertificateStructure {
                   isAlgorithmIdentifier(cursor, tbs[index + 1]),
                   cursor.equals(tbs[index + 1].whole, Array(pointer[items[1].whole])),
                   isName(cursor, tbs[index + 2]),
-                  tbs[index + 3].identifier == .sequence, let validity = children(cursor, tbs[index + 3]), validity.count == 2,
-                  isTime(cursor, validity[0]), isTime(cursor, validity[1]),
+                  CertificateValidity(cursor, tbs[index + 3]) != nil,
                   isName(cursor, tbs[index + 4]),
                   tbs[index + 5].identifier == .sequence, let key = children(cursor, tbs[index + 5]), key.count == 2,
                   isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1]), isPublicKey(cursor, key)
@@ -317,11 +316,6 @@ package enum CertificateStructure {
             index += width
         }
         return true
-    }
-
-    /// A `Time` in the strict form ``CertificateTime`` reads.
-    private static func isTime(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        CertificateTime(cursor, element) != nil
     }
 
     /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,

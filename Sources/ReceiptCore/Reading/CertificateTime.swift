@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One `Time` of a certificate's Validity, read in place:
+/// One `Time` of a certificate's ``CertificateValidity``, read in place:
 ///
 /// ```
 /// Validity ::= SEQUENCE { notBefore Time, notAfter Time }
@@ -13,10 +13,12 @@ import Foundation
 ///
 /// in the strict form RFC 5280 §4.1.2.5 requires: UTCTime `YYMMDDHHMMSSZ` (years 50–99 are 19YY,
 /// 00–49 20YY) or GeneralizedTime `YYYYMMDDHHMMSSZ`, every field in range and the day one its month
-/// has in its year. The one reading of a certificate time: ``CertificateStructure``'s structure
-/// check (does the certificate hold two times) and ``ValidityPeriod`` (the inclusive validity rule)
-/// both read it here.
+/// has in its year. The one reading of a certificate time: ``CertificateValidity`` reads its two
+/// here, and through it ``CertificateStructure``'s structure check and ``ValidityPeriod`` (the
+/// inclusive validity rule). ``node`` is the range of the caller's buffer the time was read from.
 package struct CertificateTime: Sendable, Equatable {
+    /// The UTCTime or GeneralizedTime element.
+    package var node: DERCursor.Element
     /// The calendar fields, UTC.
     package var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
 
@@ -32,6 +34,7 @@ package struct CertificateTime: Sendable, Equatable {
         default: return nil
         }
         let start = element.contentStart
+        node = element
         guard bytes[start + digits] == UInt8(ascii: "Z") else { return nil }
         for index in start..<(start + digits) {
             guard bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") else { return nil }

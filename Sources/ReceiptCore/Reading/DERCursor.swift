@@ -20,7 +20,7 @@ import Darwin
 /// ``shortElement(at:within:)`` and ``shortAttributeLength(at:within:)``.
 package struct DERCursor {
     /// One element.
-    package struct Element {
+    package struct Element: Sendable, Equatable {
         /// The identifier octet.
         package var tag: UInt8
         /// Offset of the identifier octet.
