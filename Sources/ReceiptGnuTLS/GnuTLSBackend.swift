@@ -44,7 +44,7 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
     /// Verifies a DER or BER PKCS #7 signedData against `trustStore` (no validity period is checked).
     public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
+        try verifySignedData(bytes, content: nil, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
     }
 
     /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
@@ -53,8 +53,11 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     /// `nil` the input is imported as given, with its content. Both give the same result for
     /// every input (the tests compare them). `ranges`: where the parts of `bytes` lie when the
     /// validator rebuilt them (``SignedDataEnvelopeVerifying``); `nil`: GnuTLS finds them.
+    /// `content`: the content detached from `bytes`, at `envelope`'s content range, verified as
+    /// detached content read in place.
     package func verifySignedData(
         _ bytes: [UInt8],
+        content detachedSource: [UInt8]?,
         envelope: SignedDataEnvelope?,
         ranges: SignedDataRanges?,
         trustStore: any TrustStore
@@ -79,7 +82,12 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
 
         // 1. Structure as GnuTLS decodes it (a canonical envelope without its content, which is
         //    then read in place from `bytes`: GnuTLS keeps no copy of it).
-        let imported = try GnuTLSImportedSignedData(bytes, envelope: envelope, certificates: ranges?.certificates)
+        if detachedSource != nil, envelope == nil {
+            throw ReceiptValidationError(.notPKCS7, "Detached content was handed without its envelope.")
+        }
+        let contentSource = detachedSource ?? bytes
+        let imported = try GnuTLSImportedSignedData(
+            bytes, envelope: envelope, certificates: ranges?.certificates, isDetached: detachedSource != nil)
         let pkcs7 = imported.pkcs7
         let signerCount = pkcs7.signerCount
         guard signerCount == 1 else {
@@ -102,7 +110,10 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         let content: ArraySlice<UInt8>
         if let detached = imported.detached {
             attachedContent = nil
-            content = bytes[detached.content]
+            guard detached.content.lowerBound >= 0, detached.content.upperBound <= contentSource.count else {
+                throw ReceiptValidationError(.notPKCS7, "The detached content lies outside the bytes handed.")
+            }
+            content = contentSource[detached.content]
         } else {
             let decoded = try pkcs7.content(present: layout.hasContent)
             attachedContent = decoded
@@ -153,9 +164,9 @@ public final class GnuTLSBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         )
 
         guard let attachedContent else {
-            // A detached content was verified where it lies in `bytes`: returned in place, not copied.
+            // A detached content was verified where it lies: returned in place, not copied.
             return VerifiedSignedData(
-                contentVerifiedIn: bytes, range: content.indices, signerChain: signerChain,
+                contentVerifiedIn: contentSource, range: content.indices, signerChain: signerChain,
                 digestAlgorithm: digestAlgorithm, hasSignedAttributes: signerLayout.signedAttributes != nil
             )
         }

@@ -23,9 +23,16 @@ package struct GnuTLSImportedSignedData {
     /// Imports `bytes` as the detached copy of `envelope` (`SignedDataEnvelope(bytes)`, read by the
     /// caller), or as given when `envelope` is `nil` or GnuTLS refuses the copy. `certificates`: the
     /// embedded certificates' ranges when the validator handed them (``SignedDataRanges``).
+    /// `isDetached`: `bytes` already hold no content (a detached rebuild, its content handed
+    /// beside them at `envelope`'s content range): imported as given, never with a content.
     package init(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]? = nil
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]? = nil, isDetached: Bool = false
     ) throws(ReceiptValidationError) {
+        if isDetached, let envelope {
+            self.pkcs7 = try GnuTLSPKCS7(bytes: bytes)
+            self.detached = DetachedSignedData(alreadyDetached: bytes, content: envelope.content)
+            return
+        }
         if let detached = DetachedSignedData(bytes, envelope: envelope, certificates: certificates, omitting: { _ in false }),
            let pkcs7 = try? GnuTLSPKCS7(bytes: detached.der) {
             self.pkcs7 = pkcs7

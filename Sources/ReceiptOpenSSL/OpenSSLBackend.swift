@@ -52,15 +52,17 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
     ///   in that order of precedence; ``ReceiptValidationError/Code/backendFailure`` for another
     ///   backend's trust store or an OpenSSL failure unrelated to the input.
     public func verifySignedData(_ bytes: [UInt8], trustStore: any TrustStore) throws(ReceiptValidationError) -> VerifiedSignedData {
-        try verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
+        try verifySignedData(bytes, content: nil, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: trustStore)
     }
 
     /// ``verifySignedData(_:trustStore:)`` with the envelope the caller read from `bytes`
     /// (`SignedDataEnvelope(bytes)`), which locates the content and certificates to detach, and
     /// where the parts of `bytes` lie when the validator rebuilt them (``SignedDataEnvelopeVerifying``;
-    /// `nil`: OpenSSL finds them).
+    /// `nil`: OpenSSL finds them). `content`: the content detached from `bytes`, verified as
+    /// detached content read in place (``SignedDataEnvelopeVerifying``).
     package func verifySignedData(
         _ bytes: [UInt8],
+        content: [UInt8]?,
         envelope: SignedDataEnvelope?,
         ranges: SignedDataRanges?,
         trustStore: any TrustStore
@@ -73,7 +75,7 @@ public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
         }
         return try withExtendedLifetime(store) { () throws(ReceiptValidationError) -> VerifiedSignedData in
             try OpenSSLSignedDataVerifier.verify(
-                bytes, envelope: envelope, ranges: ranges, store: store.store, anchors: store.anchors)
+                bytes, content: content, envelope: envelope, ranges: ranges, store: store.store, anchors: store.anchors)
         }
     }
 

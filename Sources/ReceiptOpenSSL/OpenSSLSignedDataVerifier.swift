@@ -18,16 +18,24 @@ import ReceiptCore
 enum OpenSSLSignedDataVerifier {
     /// Runs every step against `store` (an `X509_STORE *` the caller keeps alive, holding `anchors`).
     /// `envelope` is `SignedDataEnvelope(bytes)`, read by the caller; `ranges`, when given, where
-    /// the parts of the validator's rebuild `bytes` lie (``SignedDataEnvelopeVerifying``).
+    /// the parts of the validator's rebuild `bytes` lie (``SignedDataEnvelopeVerifying``);
+    /// `content`, when given, the content detached from `bytes`, at `envelope`'s content range.
     static func verify(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, ranges: SignedDataRanges?, store: OpaquePointer,
+        _ bytes: [UInt8], content detachedSource: [UInt8]? = nil, envelope: SignedDataEnvelope?, ranges: SignedDataRanges?, store: OpaquePointer,
         anchors: [Certificate]
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         // 0. Decode. d2i_PKCS7 decodes every embedded certificate with the same X509 decoder as
         //    d2i_X509, so when it succeeds they all decode. When it fails on the validator's
         //    rebuild, each certificate the ranges locate is decoded on its own, to report one OpenSSL
         //    cannot decode as such; called directly, the failure is OpenSSL's: not_pkcs7.
-        var decoded = decodeForVerification(bytes, envelope: envelope, certificates: ranges?.certificates, anchors: anchors)
+        // A detached rebuild's content: where it lies in `detachedSource`, whatever is decoded.
+        let givenContent = detachedSource == nil ? nil : envelope?.content
+        if detachedSource != nil, givenContent == nil {
+            throw ReceiptValidationError(.notPKCS7, "Detached content was handed without its envelope.")
+        }
+        let contentSource = detachedSource ?? bytes
+        var decoded = decodeForVerification(
+            bytes, envelope: envelope, certificates: ranges?.certificates, anchors: anchors, givenContent: givenContent)
         if let ranges, case .failure = decoded {
             for (index, range) in ranges.certificates.enumerated() { try checkDecodes(Array(bytes[range]), index: index) }
         }
@@ -35,7 +43,7 @@ enum OpenSSLSignedDataVerifier {
            ranges.map({ lean.omittedCertificates.contains($0.signerCertificate) }) ?? !hasSigner(lean.pkcs7) {
             // The signer's own certificate is an anchor: OpenSSL must find it in the structure.
             OpenSSLErrorQueue.clear()
-            decoded = Result { () throws(ReceiptValidationError) in try decode(bytes) }
+            decoded = Result { () throws(ReceiptValidationError) in try decode(bytes, detachedContent: givenContent) }
         }
         let signed = try decoded.get()
         let pkcs7 = signed.pkcs7
@@ -77,16 +85,16 @@ enum OpenSSLSignedDataVerifier {
             throw ReceiptValidationError(
                 .invalidSignature, "The signer's digest algorithm \(digestAlgorithm) is neither SHA-1 nor SHA-256.")
         }
-        guard verifySignature(pkcs7, bytes: bytes, detachedContent: signed.detachedContent) else {
+        guard verifySignature(pkcs7, bytes: contentSource, detachedContent: signed.detachedContent) else {
             throw ReceiptValidationError(
                 .invalidSignature, "The signature does not match the signed content.",
                 libraryMessage: OpenSSLErrorQueue.message())
         }
 
         if let detachedContent = signed.detachedContent {
-            // Verified where it lies in `bytes` (a read-only memory BIO over it): returned in place.
+            // Verified where it lies (a read-only memory BIO over it): returned in place.
             return VerifiedSignedData(
-                contentVerifiedIn: bytes, range: detachedContent, signerChain: chain,
+                contentVerifiedIn: contentSource, range: detachedContent, signerChain: chain,
                 digestAlgorithm: digestAlgorithm, hasSignedAttributes: signedData.hasSignedAttributes)
         }
         return VerifiedSignedData(
@@ -101,15 +109,15 @@ enum OpenSSLSignedDataVerifier {
     /// A decoded `PKCS7`, freed with its owner.
     private final class DecodedSignedData {
         let pkcs7: UnsafeMutablePointer<PKCS7>
-        /// Where the content lies in the original bytes, when `pkcs7` was decoded from a
-        /// ``DetachedSignedData`` (then it holds no content); `nil` for the original bytes.
+        /// Where the content lies in the original bytes (or in the detached content handed
+        /// beside them), when `pkcs7` holds no content; `nil` when it holds the content.
         let detachedContent: Range<Int>?
         /// The embedded certificates the detached copy left out (byte ranges of the original).
         let omittedCertificates: [Range<Int>]
 
-        init(pkcs7: UnsafeMutablePointer<PKCS7>, detached: DetachedSignedData? = nil) {
+        init(pkcs7: UnsafeMutablePointer<PKCS7>, detached: DetachedSignedData? = nil, detachedContent: Range<Int>? = nil) {
             self.pkcs7 = pkcs7
-            self.detachedContent = detached?.content
+            self.detachedContent = detached?.content ?? detachedContent
             self.omittedCertificates = detached?.omittedCertificates ?? []
         }
 
@@ -121,9 +129,11 @@ enum OpenSSLSignedDataVerifier {
     /// decodes certificates the store already holds (decoding a certificate's key is most of
     /// OpenSSL 3.0's cost), and the chain finds those anchors in the store as it would have (OpenSSL
     /// looks in the trust store first). Anything else, or a copy OpenSSL refuses, is decoded as given.
-    /// `certificates`: the embedded certificates' ranges when the validator handed them (``SignedDataRanges``).
+    /// `certificates`: the embedded certificates' ranges when the validator handed them (``SignedDataRanges``);
+    /// `givenContent`: the content's range when it was handed beside `bytes` (already detached).
     private static func decodeForVerification(
-        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]?, anchors: [Certificate]
+        _ bytes: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>]?, anchors: [Certificate],
+        givenContent: Range<Int>?
     ) -> Result<DecodedSignedData, ReceiptValidationError> {
         let isAnchor = { (range: Range<Int>) -> Bool in
             anchors.contains { $0.derBytes.count == range.count && $0.derBytes.elementsEqual(bytes[range]) }
@@ -132,7 +142,7 @@ enum OpenSSLSignedDataVerifier {
             if let decoded = try? decode(detached.der, detached: detached) { return .success(decoded) }
             OpenSSLErrorQueue.clear()
         }
-        return Result { () throws(ReceiptValidationError) in try decode(bytes) }
+        return Result { () throws(ReceiptValidationError) in try decode(bytes, detachedContent: givenContent) }
     }
 
     /// Whether OpenSSL finds exactly one signer's certificate among `pkcs7`'s embedded ones.
@@ -175,7 +185,7 @@ enum OpenSSLSignedDataVerifier {
 
     /// Decodes `bytes` (the original input, or `detached`'s copy) into the `PKCS7`'s owner.
     private static func decode(
-        _ bytes: [UInt8], detached: DetachedSignedData? = nil
+        _ bytes: [UInt8], detached: DetachedSignedData? = nil, detachedContent: Range<Int>? = nil
     ) throws(ReceiptValidationError) -> DecodedSignedData {
         guard !bytes.isEmpty else {
             throw ReceiptValidationError(.notPKCS7, "The data is empty.")
@@ -189,7 +199,7 @@ enum OpenSSLSignedDataVerifier {
             if decoded != nil, let cursor { consumed = cursor - base }
             return decoded
         }
-        guard let decoded = pkcs7.map({ DecodedSignedData(pkcs7: $0, detached: detached) }) else {
+        guard let decoded = pkcs7.map({ DecodedSignedData(pkcs7: $0, detached: detached, detachedContent: detachedContent) }) else {
             throw ReceiptValidationError(
                 .notPKCS7, "The data is not a PKCS #7 structure.",
                 libraryMessage: OpenSSLErrorQueue.message())

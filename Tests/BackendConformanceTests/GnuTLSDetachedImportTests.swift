@@ -63,10 +63,10 @@ struct GnuTLSDetachedImportTests {
     /// Verifies `bytes` both ways and expects the same value or the same error.
     private func expectSameOutcome(_ bytes: [UInt8], store: any TrustStore, name: String) throws {
         let detached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: store)
+            try backend.verifySignedData(bytes, content: nil, envelope: SignedDataEnvelope(bytes), ranges: nil, trustStore: store)
         }
         let attached = Result { () throws(ReceiptValidationError) in
-            try backend.verifySignedData(bytes, envelope: nil, ranges: nil, trustStore: store)
+            try backend.verifySignedData(bytes, content: nil, envelope: nil, ranges: nil, trustStore: store)
         }
         switch (detached, attached) {
         case (.success(let a), .success(let b)):

@@ -16,8 +16,15 @@ package protocol SignedDataEnvelopeVerifying: CryptoBackend {
     /// the result is the public method's, except that with `ranges` an embedded certificate the
     /// library cannot decode is always ``ReceiptValidationError/Code/invalidCertificate`` (a
     /// library that decodes certificates with the structure may say `not_pkcs7` without them).
+    ///
+    /// `content`, when given, holds the content detached from `bytes` (a
+    /// ``CanonicalSignedData/isDetached`` rebuild, whose encapContentInfo has no eContent): it lies
+    /// at `envelope`'s `content` range of `content` (then `envelope` and `ranges` are given), and
+    /// the library verifies it as detached content, read in place. The result is the one for the
+    /// attached signedData, its content verified in `content` at that range.
     func verifySignedData(
         _ bytes: [UInt8],
+        content: [UInt8]?,
         envelope: SignedDataEnvelope?,
         ranges: SignedDataRanges?,
         trustStore: any TrustStore

@@ -35,7 +35,11 @@ package struct CanonicalSignedData: Sendable {
     /// in order, with no unsigned attributes). `false` when the rebuild differs from the input,
     /// or when it was asked to be built regardless.
     package var isInput: Bool
-    /// Where the content lies in ``der``.
+    /// Whether ``der`` holds no content (its encapContentInfo is `SEQUENCE { OID data }`): the
+    /// content then lies in the input at ``content`` and is handed to the backend separately, so
+    /// that a large content is never held twice (``SignedDataStructure/canonical(certificates:reusesInput:detachesContent:)``).
+    package var isDetached: Bool
+    /// Where the content lies in ``der``, or in the input when ``isDetached``.
     package var content: Range<Int>
     /// Where the same content bytes lie in the input, when its eContent was one primitive OCTET
     /// STRING (so the input holds them contiguously); `nil` for a constructed one.
@@ -46,7 +50,8 @@ package struct CanonicalSignedData: Sendable {
     package var ranges: SignedDataRanges
     /// ``der``'s ``SignedDataEnvelope``, known from the rebuild (the canonical bytes are not read
     /// again): equal to `SignedDataEnvelope(der)`, which `CanonicalSignedDataTests` checks for
-    /// every input. `nil` exactly when that reading is `nil` (an empty signature, an algorithm
+    /// every input; when ``isDetached``, the same except that its `content` is a range of the
+    /// input (the envelope of the attached rebuild, with the content left out). `nil` exactly when that reading is `nil` (an empty signature, an algorithm
     /// identifier the envelope does not take).
     package var envelope: SignedDataEnvelope?
 }
@@ -58,11 +63,14 @@ extension SignedDataStructure {
     ///   octet, is handed on as it is (``CanonicalSignedData/isInput``: the same storage, nothing
     ///   copied) rather than copied; `false` builds the copy always (for the tests that compare the
     ///   two).
+    /// - Parameter detachesContent: whether a rebuild that is not the input leaves its content out
+    ///   (``CanonicalSignedData/isDetached``), when the input holds it in one primitive OCTET STRING
+    ///   and the rebuild has an envelope: the rebuild is then a few kilobytes, whatever the content.
     /// - Throws: `not_pkcs7` when the content cannot be read as one string (never for an input
     ///   these checks accepted).
     /// - Precondition: `certificates` holds ``signerCertificate`` (a path always starts with it).
     package func canonical(
-        certificates: [Range<Int>], reusesInput: Bool = true
+        certificates: [Range<Int>], reusesInput: Bool = true, detachesContent: Bool = false
     ) throws(ReceiptValidationError) -> CanonicalSignedData {
         let bytes = reader.bytes
         // The one SignerInfo read; `signer` below is its encoding being built.
@@ -118,15 +126,21 @@ extension SignedDataStructure {
         let dataOID = KnownObjectIdentifier.data.tlv
         let octetString = DEREncoding.headerLength(contentLength) + contentLength
         let explicitContent = DEREncoding.headerLength(octetString) + octetString
-        let encapsulated = dataOID.count + explicitContent
+        let attachedEncapsulated = dataOID.count + explicitContent
         let certificateLength = certificates.reduce(0) { $0 + $1.count }
         let certificateField = certificates.isEmpty ? 0 : DEREncoding.headerLength(certificateLength) + certificateLength
-        let signedData = head.count + DEREncoding.headerLength(encapsulated) + encapsulated + certificateField
-            + signerInfos.count
-        let explicit = DEREncoding.headerLength(signedData) + signedData
         let signedDataOID = KnownObjectIdentifier.signedData.tlv
-        let contentInfo = signedDataOID.count + DEREncoding.headerLength(explicit) + explicit
-        let total = DEREncoding.headerLength(contentInfo) + contentInfo
+        // The lengths of the rebuild with its content (`false`) or without it (`true`).
+        func lengths(detached: Bool) -> (encapsulated: Int, signedData: Int, explicit: Int, contentInfo: Int, total: Int) {
+            let encapsulated = detached ? dataOID.count : attachedEncapsulated
+            let signedData = head.count + DEREncoding.headerLength(encapsulated) + encapsulated + certificateField
+                + signerInfos.count
+            let explicit = DEREncoding.headerLength(signedData) + signedData
+            let contentInfo = signedDataOID.count + DEREncoding.headerLength(explicit) + explicit
+            return (encapsulated, signedData, explicit, contentInfo, DEREncoding.headerLength(contentInfo) + contentInfo)
+        }
+        let total = lengths(detached: false).total
+        let inputContent = eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd
 
         // Written once in order; where the octets go is the output's mode (``CanonicalOutput``).
         var placed: [Range<Int>] = []
@@ -134,22 +148,27 @@ extension SignedDataStructure {
         var headRange = 0..<0
         var content = 0..<0
         var certificatesContent = 0..<0
-        func write(to der: inout CanonicalOutput) {
+        func write(to der: inout CanonicalOutput, detachedContent: Range<Int>? = nil) {
             placed = []
             signerPlaced = nil
-            der.appendHeader(ASN1Tag.sequence.octet, contentInfo)
+            let length = lengths(detached: detachedContent != nil)
+            der.appendHeader(ASN1Tag.sequence.octet, length.contentInfo)
             der.append(signedDataOID)
-            der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, explicit)
-            der.appendHeader(ASN1Tag.sequence.octet, signedData)
+            der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, length.explicit)
+            der.appendHeader(ASN1Tag.sequence.octet, length.signedData)
             headRange = der.count..<(der.count + head.count)
             der.append(head)
-            der.appendHeader(ASN1Tag.sequence.octet, encapsulated)
+            der.appendHeader(ASN1Tag.sequence.octet, length.encapsulated)
             der.append(dataOID)
-            der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString)
-            der.appendHeader(ASN1Tag.octetString.octet, contentLength)
-            let contentStart = der.count
-            for segment in contentSegments { der.append(input: segment) }
-            content = contentStart..<der.count
+            if let detachedContent {
+                content = detachedContent
+            } else {
+                der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, octetString)
+                der.appendHeader(ASN1Tag.octetString.octet, contentLength)
+                let contentStart = der.count
+                for segment in contentSegments { der.append(input: segment) }
+                content = contentStart..<der.count
+            }
             certificatesContent = der.count..<der.count
             if !certificates.isEmpty {
                 der.appendHeader(ASN1Tag.contextSpecific(0, constructed: true).octet, certificateLength)
@@ -173,7 +192,14 @@ extension SignedDataStructure {
             write(to: &output)
             isInput = output.isInput
         }
-        if !isInput {
+        // Otherwise the rebuild is built: without its content when asked and the input holds the
+        // content in one piece (it is then handed on as that range of the input).
+        var isDetached = false
+        if !isInput, detachesContent, let inputContent {
+            output = CanonicalOutput(input: bytes, mode: .building, capacity: lengths(detached: true).total)
+            write(to: &output, detachedContent: inputContent)
+            isDetached = true
+        } else if !isInput {
             output = CanonicalOutput(input: bytes, mode: .building, capacity: total)
             write(to: &output)
         }
@@ -192,9 +218,13 @@ extension SignedDataStructure {
                 signatureAlgorithm: shifted(signatureAlgorithmStart..<signatureAlgorithmEnd),
                 signature: shifted(signatureStart..<signer.count), digestAlgorithm: digestAlgorithm),
             digest: shifted(digestStart..<digestEnd))
+        if isDetached, envelope == nil {
+            // A backend verifies a detached rebuild with its envelope only: without one, attached.
+            return try canonical(certificates: certificates, reusesInput: reusesInput, detachesContent: false)
+        }
         return CanonicalSignedData(
-            der: der, isInput: isInput, content: content,
-            inputContent: eContent.isConstructed ? nil : eContent.contentStart..<eContent.contentEnd,
+            der: der, isInput: isInput, isDetached: isDetached, content: content,
+            inputContent: inputContent,
             ranges: SignedDataRanges(
                 certificates: placed, signerCertificate: signerPlaced, digestAlgorithm: digestAlgorithm,
                 hasSignedAttributes: hasSignedAttributes),

@@ -25,6 +25,15 @@ package struct DetachedSignedData: Sendable {
     /// The byte ranges, in the original bytes, of the embedded certificates left out.
     package var omittedCertificates: [Range<Int>]
 
+    /// A signedData that already is detached (the validator's ``CanonicalSignedData/isDetached``
+    /// rebuild), taken as it is: `der` is `bytes` (the same storage), `content` where the content
+    /// lies beside it, and no certificate left out.
+    package init(alreadyDetached bytes: [UInt8], content: Range<Int>) {
+        self.der = bytes
+        self.content = content
+        self.omittedCertificates = []
+    }
+
     /// Re-encodes `bytes`, or returns `nil` when they are not in ``SignedDataEnvelope``'s canonical
     /// shape (then verify the original bytes).
     /// - Parameter omitting: whether to leave out the embedded certificate at a byte range of `bytes`.

@@ -217,6 +217,11 @@ public struct ReceiptValidator: Sendable {
         _ structure: SignedDataStructure, anchors: [ChainCertificate], store: any TrustStore, at time: Date
     ) throws(ReceiptValidationError) -> VerifiedSignedData {
         let (verified, canonical) = try verifyCanonical(structure, anchors: anchors, store: store, at: time)
+        // A detached rebuild's content was verified where it lies in the input.
+        guard !canonical.isDetached else {
+            try Self.checkInPlaceClaim(verified, in: structure.bytes)
+            return verified
+        }
         try Self.checkInPlaceClaim(verified, in: canonical.der)
         guard !canonical.isInput, let inputContent = canonical.inputContent, verified.inputContentRange == canonical.content
         else { return verified }
@@ -246,13 +251,16 @@ public struct ReceiptValidator: Sendable {
         for path in candidates.paths {
             do throws(ReceiptValidationError) {
                 if let refusal = path.refusal { throw refusal }
-                let canonical = try structure.canonical(certificates: path.certificates, reusesInput: reusesCanonicalInput)
+                // A built-in backend takes the content beside the rebuild (not copied into it).
+                let reader = backend as? any SignedDataEnvelopeVerifying
+                let canonical = try structure.canonical(
+                    certificates: path.certificates, reusesInput: reusesCanonicalInput, detachesContent: reader != nil)
                 let verified: VerifiedSignedData
                 do throws(ReceiptValidationError) {
-                    if let reader = backend as? any SignedDataEnvelopeVerifying {
+                    if let reader {
                         verified = try reader.verifySignedData(
-                            canonical.der, envelope: canonical.envelope, ranges: canonical.ranges,
-                            trustStore: store)
+                            canonical.der, content: canonical.isDetached ? structure.bytes : nil,
+                            envelope: canonical.envelope, ranges: canonical.ranges, trustStore: store)
                     } else {
                         verified = try backend.verifySignedData(canonical.der, trustStore: store)
                     }

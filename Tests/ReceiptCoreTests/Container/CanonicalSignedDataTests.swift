@@ -62,6 +62,42 @@ import ReceiptTestSupport
         #expect(try again.canonical(certificates: again.certificates).der == canonical.der)
     }
 
+    /// The rebuild without its content (handed to a built-in backend beside the input's content) is
+    /// the attached rebuild with the content detached, octet for octet, and its envelope locates
+    /// the same signed bytes, the content in the input.
+    @Test(arguments: inputs)
+    func detachedRebuildIsTheAttachedOneWithoutItsContent(_ path: String) throws {
+        let bytes = try Fixtures.bytes(atPath: path)
+        let structure = try SignedDataStructure(checking: bytes)
+        let attached = try structure.canonical(certificates: structure.certificates, reusesInput: false)
+        let detached = try structure.canonical(
+            certificates: structure.certificates, reusesInput: false, detachesContent: true)
+        #expect(!attached.isDetached)
+        guard let inputContent = attached.inputContent, let attachedEnvelope = attached.envelope else {
+            // A constructed eContent (or no envelope) is never detached: the rebuild is attached.
+            #expect(!detached.isDetached)
+            #expect(detached.der == attached.der)
+            return
+        }
+        #expect(detached.isDetached)
+        #expect(detached.content == inputContent)
+        #expect(detached.der.count < attached.der.count - inputContent.count + 8)
+        let expected = try #require(DetachedSignedData(attached.der, envelope: attachedEnvelope, omitting: { _ in false }))
+        #expect(detached.der == expected.der)
+        let envelope = try #require(detached.envelope)
+        #expect(envelope.content == inputContent)
+        #expect(Array(detached.der[envelope.signature]) == Array(attached.der[attachedEnvelope.signature]))
+        #expect(envelope.signedAttributes.map { Array(detached.der[$0]) }
+            == attachedEnvelope.signedAttributes.map { Array(attached.der[$0]) })
+        #expect(Array(detached.der[envelope.head]) == Array(attached.der[attachedEnvelope.head]))
+        #expect(detached.ranges.certificates.map { Array(detached.der[$0]) }
+            == attached.ranges.certificates.map { Array(attached.der[$0]) })
+        #expect(Array(detached.der[detached.ranges.signerCertificate]) == Array(attached.der[attached.ranges.signerCertificate]))
+        // The input as it is, when it is its own rebuild, is still handed on attached.
+        let reused = try structure.canonical(certificates: structure.certificates, detachesContent: true)
+        #expect(reused.isDetached != reused.isInput)
+    }
+
     @Test func keepsOnlyTheCertificatesAskedFor() throws {
         let bytes = try Fixtures.bytes(atPath: "generated/receipts/valid-sha256-attrs.receipt")
         let structure = try SignedDataStructure(checking: bytes)
