@@ -69,7 +69,10 @@ struct StoreFaultTests {
             #expect([.unavailable, .timeout].contains(error.code))
             #expect(error.message.contains("migrating postgres://receipt@127.0.0.1:1/receipt"), "\(error)")
         }
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // Bounded, not fast: the migration's deadline (4 × operationTimeout = 4 s) is what ends
+        // the client's connection retries here. The bound leaves room for a loaded machine: in a
+        // CI run with the whole suite in parallel on two busy cores this took 8.3 s (alone: 4.0 s).
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func anSQLiteFileThatCannotBeOpenedIsAClearError() async throws {
