@@ -51,8 +51,9 @@ package struct CanonicalSignedData: Sendable {
     /// ``der``'s ``SignedDataEnvelope``, known from the rebuild (the canonical bytes are not read
     /// again): equal to `SignedDataEnvelope(der)`, which `CanonicalSignedDataTests` checks for
     /// every input; when ``isDetached``, the same except that its `content` is a range of the
-    /// input (the envelope of the attached rebuild, with the content left out). `nil` exactly when that reading is `nil` (an empty signature, an algorithm
-    /// identifier the envelope does not take).
+    /// input (the envelope of the attached rebuild, with the content left out). `nil` exactly when
+    /// that reading is `nil` (an empty signature, an algorithm identifier the envelope does not
+    /// take).
     package var envelope: SignedDataEnvelope?
 }
 
