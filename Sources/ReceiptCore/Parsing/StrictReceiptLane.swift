@@ -17,10 +17,17 @@ enum StrictReceiptLane {
     /// - Throws: the purchase-limit error (when `limitIsError`), else the first attribute's error
     ///   in encoded order, only once the whole SET is known to be in the strict shape, so the answer
     ///   is the one a shape-first reading gives. Offsets are relative to `bytes`.
+    ///
+    /// `releasesReadPages` (with `limitIsError`; the validator's own input only): the pages read
+    /// past are given back while the purchases are built (``ReadPageRelease``); `bytes` holds
+    /// zeros there afterwards.
     static func receipt(
-        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool
+        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool, releasesReadPages: Bool = false
     ) throws(ReceiptValidationError) -> Receipt? {
         guard let expectedPurchases = purchaseCount(bytes, in: range) else { return nil }
+        // The walk below reads only from the attribute at hand on: the SET's shape is checked whole
+        // above, so it never returns to a released page (or falls back to the general lane).
+        var release = releasesReadPages && limitIsError ? ReadPageRelease(payloadStart: range.lowerBound) : nil
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(min(max(expectedPurchases, 0), ReceiptParser.maximumInAppPurchaseCount))
         var purchaseCount = 0  // every type 17 attribute, decoded or not
@@ -29,12 +36,17 @@ enum StrictReceiptLane {
         var failed = false  // failure != nil or the limit passed, kept as a flag: comparing the optional error copies it
         var seen = SeenAttributeTypes<ReceiptAttributeType>()
         var memo = RepeatedValueMemo()
+        var released = false
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
             guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
             let cursor = DERCursor(pointer)
             var position = content.lowerBound
             var count = 0
             while position < content.upperBound {
+                if let due = release?.next, position >= due, release?.release(before: position, of: pointer) == true {
+                    memo = RepeatedValueMemo()  // its entries may lie in the released pages
+                    released = true
+                }
                 guard count < ReceiptParser.maximumAttributeCount,
                       let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
                 else { return false }
@@ -66,7 +78,12 @@ enum StrictReceiptLane {
             }
             return true
         }
-        guard isStrict else { return nil }
+        guard isStrict else {
+            // Not reached once pages were released (the shape was checked whole); the general
+            // lane must not read them.
+            guard !released else { throw ReceiptValidationError(.malformedReceipt, "The payload changed while it was read.") }
+            return nil
+        }
         if let limitOffset {
             guard limitIsError else { return nil }
             try ReceiptParser.checkRoomForPurchase(after: ReceiptParser.maximumInAppPurchaseCount, offset: limitOffset)
