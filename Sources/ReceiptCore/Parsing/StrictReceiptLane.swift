@@ -30,7 +30,7 @@ enum StrictReceiptLane {
         var seen = SeenAttributeTypes<ReceiptAttributeType>()
         var memo = RepeatedValueMemo()
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
-            guard let set = ReceiptAttributeSet(pointer, in: range, kind: .payload) else { return false }
+            guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
             var attributes = set.makeIterator()
             var count = 0
             while let slot = attributes.next() {
@@ -87,7 +87,7 @@ enum StrictReceiptLane {
     ) throws(ReceiptValidationError) -> Bool {
         var failure: ReceiptValidationError?
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
-            guard let set = ReceiptAttributeSet(pointer, in: range, kind: .inAppPurchase) else { return false }
+            guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
             var builder = InAppPurchaseBuilder(beginning: &memo.rawAttributes, readingFrom: pointer)
             var attributes = set.makeIterator()
             var count = 0
@@ -161,7 +161,7 @@ enum StrictReceiptLane {
     private static func forEachAttribute(
         _ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>, _ visit: (ReceiptAttributeSet.Attribute) -> Void
     ) -> Bool {
-        guard let set = ReceiptAttributeSet(pointer, in: range, kind: .payload) else { return false }
+        guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
         var attributes = set.makeIterator()
         var count = 0
         while let attribute = attributes.next() {

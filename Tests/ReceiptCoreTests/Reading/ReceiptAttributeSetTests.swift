@@ -54,17 +54,15 @@ import ReceiptTestSupport
         var readPurchases = 0
         for (name, payload) in Self.payloads {
             let expected = Self.reference(payload[...])
-            let read = ReceiptAttributeSet.slots(payload, in: payload.indices, maximumCount: .max, kind: .payload)
+            let read = ReceiptAttributeSet.slots(payload, in: payload.indices, maximumCount: .max)
             #expect(read == expected, "\(name)")
-            #expect(ReceiptAttributeSet.slots(payload, in: payload.indices, maximumCount: .max, kind: .inAppPurchase) == expected, "\(name)")
             guard let attributes = read else { continue }
             readPayloads += 1
             // Every in-app purchase SET (a type 17 value) the same way, in place in the payload.
             for attribute in attributes where payload[attribute.type].elementsEqual([17]) {
                 let inner = Self.reference(payload[attribute.value])
-                let readInner = ReceiptAttributeSet.slots(payload, in: attribute.value, maximumCount: .max, kind: .inAppPurchase)
+                let readInner = ReceiptAttributeSet.slots(payload, in: attribute.value, maximumCount: .max)
                 #expect(readInner == inner, "\(name) purchase at \(attribute.offset)")
-                #expect(ReceiptAttributeSet.slots(payload, in: attribute.value, maximumCount: .max, kind: .payload) == inner)
                 if readInner != nil { readPurchases += 1 }
             }
         }
@@ -77,7 +75,7 @@ import ReceiptTestSupport
     @Test func isRangesOfTheCallersBuffer() throws {
         let payload = try Fixtures.bytes(atPath: "generated/payloads/valid-iap50.der")
         payload.withUnsafeBufferPointer { pointer in
-            guard let set = ReceiptAttributeSet(pointer, in: pointer.indices, kind: .payload) else {
+            guard let set = ReceiptAttributeSet(pointer, in: pointer.indices) else {
                 Issue.record("not read")
                 return
             }
@@ -102,17 +100,16 @@ import ReceiptTestSupport
     static let attribute: [UInt8] = [0x30, 10, 0x02, 1, 2, 0x02, 1, 1, 0x04, 2, 0x61, 0x62]
     static let wellFormed: [UInt8] = [0x31, 12] + attribute
 
-    static func accepts(_ bytes: [UInt8], _ kind: ReceiptAttributeSet.Kind) -> Bool {
-        ReceiptAttributeSet.slots(bytes, in: bytes.indices, maximumCount: .max, kind: kind) != nil
+    static func accepts(_ bytes: [UInt8]) -> Bool {
+        ReceiptAttributeSet.slots(bytes, in: bytes.indices, maximumCount: .max) != nil
     }
 
-    @Test(arguments: [ReceiptAttributeSet.Kind.payload, .inAppPurchase])
-    func refusesWhatIsNotTheSchema(_ kind: ReceiptAttributeSet.Kind) {
-        #expect(Self.accepts(Self.wellFormed, kind))
-        #expect(Self.accepts([0x31, 0], kind))  // an empty SET has no attribute
+    @Test func refusesWhatIsNotTheSchema() {
+        #expect(Self.accepts(Self.wellFormed))
+        #expect(Self.accepts([0x31, 0]))  // an empty SET has no attribute
         // Every truncation.
         for count in 0..<Self.wellFormed.count {
-            #expect(!Self.accepts(Array(Self.wellFormed.prefix(count)), kind), "prefix \(count)")
+            #expect(!Self.accepts(Array(Self.wellFormed.prefix(count))), "prefix \(count)")
         }
         // Every octet of the attribute's identifiers and lengths changed.
         let variants: [(String, [UInt8])] = [
@@ -137,23 +134,24 @@ import ReceiptTestSupport
             ("SEQUENCE longer than the SET", [0x31, 12, 0x30, 11] + Self.attribute.dropFirst(2)),
         ]
         for (name, bytes) in variants {
-            #expect(!Self.accepts(bytes, kind), "\(name)")
+            #expect(!Self.accepts(bytes), "\(name)")
             #expect(Self.reference(bytes[...]) == nil, "swift-asn1 agrees: \(name)")
         }
     }
 
-    /// The shapes each kind tries first give the reference reading's ranges: long-form lengths (a
-    /// payload's purchase) and the eight-octet in-app head (`30 L 02 02 t t 02 01 v 04 L-9`).
-    @Test(arguments: [ReceiptAttributeSet.Kind.payload, .inAppPurchase])
-    func everyShapeGivesTheSameRanges(_ kind: ReceiptAttributeSet.Kind) throws {
+    /// Every shape tried gives the reference reading's ranges: the eight-octet in-app head
+    /// (`30 L 02 02 t t 02 01 v 04 L-9`), short form, long-form lengths (a payload's purchase) and
+    /// the general reading (a long-form type).
+    @Test func everyShapeGivesTheSameRanges() throws {
         let inAppHead: [UInt8] = [0x30, 12, 0x02, 2, 0x06, 0xA5, 0x02, 1, 1, 0x04, 3, 0x02, 1, 7]
         let longValue = [UInt8](repeating: 0x41, count: 200)
         let longForm: [UInt8] = [0x30, 0x81, 209, 0x02, 1, 17, 0x02, 1, 1, 0x04, 0x81, 200] + longValue
-        let content = Self.attribute + inAppHead + longForm
-        let set: [UInt8] = [0x31, 0x81, UInt8(content.count)] + content
-        let read = try #require(ReceiptAttributeSet.slots(set, in: set.indices, maximumCount: .max, kind: kind))
+        let longType: [UInt8] = [0x30, 0x81, 136, 0x02, 0x81, 128] + [UInt8](repeating: 0x11, count: 128) + [0x02, 1, 1, 0x04, 0]
+        let content = Self.attribute + inAppHead + longForm + longType
+        let set: [UInt8] = [0x31, 0x82, UInt8(content.count >> 8), UInt8(content.count & 0xFF)] + content
+        let read = try #require(ReceiptAttributeSet.slots(set, in: set.indices, maximumCount: .max))
         #expect(read == Self.reference(set[...]))
-        #expect(read.count == 3)
-        #expect(ReceiptAttributeSet.slots(set, in: set.indices, maximumCount: 2, kind: kind) == nil)
+        #expect(read.count == 4)
+        #expect(ReceiptAttributeSet.slots(set, in: set.indices, maximumCount: 3) == nil)
     }
 }
