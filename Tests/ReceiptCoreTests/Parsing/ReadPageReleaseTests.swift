@@ -7,20 +7,6 @@ import ReceiptTestSupport
 /// input read from a file) gives exactly the receipt, or the error, a parse that keeps them gives;
 /// on Linux the pages it read past hold zeros afterwards, and nothing outside the payload changes.
 @Suite struct ReadPageReleaseTests {
-    /// The outcome of one parse, comparable: the receipt or the error's code, message and offset.
-    private enum Outcome: Equatable {
-        case receipt(Receipt)
-        case failure(ReceiptValidationError.Code, String, Int?)
-
-        init(_ parse: () throws(ReceiptValidationError) -> Receipt) {
-            do {
-                self = .receipt(try parse())
-            } catch {
-                self = .failure(error.code, error.message, error.offset)
-            }
-        }
-    }
-
     /// The 5000-purchase payload (1.26 MB: releases happen), between 100 bytes before and after.
     private static func largePayload() throws -> (payload: [UInt8], bytes: [UInt8], range: Range<Int>) {
         let payload = try Fixtures.bytes(atPath: "generated/payloads/valid-iap5000.der")
@@ -31,14 +17,14 @@ import ReceiptTestSupport
     @Test func releasingParseEqualsKeepingParse() throws {
         let (payload, original, range) = try Self.largePayload()
         #expect(payload.count > 20 * ReadPageRelease.step)
-        let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+        let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
         guard case .receipt(let receipt) = expected else {
             Issue.record("the 5000-purchase payload does not parse: \(expected)")
             return
         }
         #expect(receipt.inAppPurchases.count == 5000)
         let bytes = original.withUnsafeBufferPointer { Array($0) }  // a storage of its own, released into
-        let released = Outcome { () throws(ReceiptValidationError) in
+        let released = ParseOutcome { () throws(ReceiptValidationError) in
             try ReceiptParser.parse(bytes, range: range, releasesReadPages: true)
         }
         #expect(released == expected)
@@ -64,7 +50,7 @@ import ReceiptTestSupport
         while index > 0, !broken[index..<(index + date.count)].elementsEqual(date) { index -= 1 }
         #expect(index > payload.count - 4096)
         broken[index + 4] = UInt8(ascii: "x")
-        let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(broken) }
+        let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(broken) }
         guard case .failure(let code, _, _) = expected else {
             Issue.record("the broken payload parses: \(expected)")
             return
@@ -72,7 +58,7 @@ import ReceiptTestSupport
         #expect(code == .malformedInAppPurchase)
         var bytes = Array(original)
         bytes.replaceSubrange(range, with: broken)
-        let released = Outcome { () throws(ReceiptValidationError) in
+        let released = ParseOutcome { () throws(ReceiptValidationError) in
             try ReceiptParser.parse(bytes, range: range, releasesReadPages: true)
         }
         #expect(released == expected)
@@ -80,9 +66,9 @@ import ReceiptTestSupport
 
     @Test func everyPayloadParsesTheSameWhenReleasing() {
         for (name, payload) in InPlaceParsingTests.payloads {
-            let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+            let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
             let bytes = [UInt8](repeating: 0x30, count: 7) + payload
-            let released = Outcome { () throws(ReceiptValidationError) in
+            let released = ParseOutcome { () throws(ReceiptValidationError) in
                 try ReceiptParser.parse(bytes, range: 7..<bytes.count, releasesReadPages: true)
             }
             #expect(released == expected, "\(name)")
