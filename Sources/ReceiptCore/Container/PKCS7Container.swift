@@ -60,12 +60,30 @@ public struct PKCS7Container: Hashable, Sendable {
                 .notPKCS7, "Not a PKCS #7 structure: the input does not start with an ASN.1 SEQUENCE (0x30).", offset: 0
             )
         }
-        var reader = BERReader(bytes, maximumDepth: Self.maximumDepth, maximumNodes: Self.maximumElements)
+        try self.init(reading: SignedDataReading(bytes))
+    }
+
+    /// Reads the PKCS #7 signedData `reading` read (the validator's one reading of its input,
+    /// inspected when the structure checks refuse it), as ``init(bytes:)`` reads its bytes.
+    init(reading: SignedDataReading) throws(ReceiptValidationError) {
+        let bytes = reading.bytes
+        guard !bytes.isEmpty else {
+            throw ReceiptValidationError(.notPKCS7, "The input is empty, not a PKCS #7 structure.", offset: 0)
+        }
+        guard bytes[0] == ASN1Tag.sequence.octet else {
+            throw ReceiptValidationError(
+                .notPKCS7, "Not a PKCS #7 structure: the input does not start with an ASN.1 SEQUENCE (0x30).", offset: 0
+            )
+        }
+        let reader = reading.reader
         let root: BERNode
-        do {
-            root = try reader.parseSingle(in: 0..<bytes.count)
-        } catch {
+        switch reading.root {
+        case .success(let node)?:
+            root = node
+        case .failure(let error)?:
             throw ReceiptValidationError(.notPKCS7, "Not a PKCS #7 structure: \(error.reason).", offset: error.offset)
+        case nil:
+            throw ReceiptValidationError(.notPKCS7, "The input is empty, not a PKCS #7 structure.", offset: 0)
         }
         func notPKCS7(_ reason: String, _ offset: Int) -> ReceiptValidationError {
             ReceiptValidationError(.notPKCS7, "Not a PKCS #7 structure: \(reason).", offset: offset)

@@ -27,7 +27,8 @@
 ///    name and serial number, or another one also matches when names are compared loosely
 ///    (``CertificateStructure/looseNameKey(_:)``, so OpenSSL's canonical lookup cannot pick another).
 ///
-/// Phase 1 reads the bytes once, with one ``BERReader``, into the Reading values — a
+/// Phase 1 takes the one reading of the bytes (``SignedDataReading``, one ``BERReader`` pass)
+/// and builds from it the Reading values — a
 /// ``ContentInfo`` holding its ``CMSSignedData`` (``EncapsulatedContentInfo``, ``SignerInfo``s
 /// with their ``CMSAttributes``, ``AlgorithmIdentifier``s), all ranges of the input — and every
 /// later phase, ``canonical(certificates:)``, ``SignedDataEnvelope/init(structure:)`` and the
@@ -66,7 +67,15 @@ package struct SignedDataStructure: Sendable {
     /// Runs phases 1–5 on `bytes`.
     /// - Throws: the code of the first failing phase (see the type's documentation).
     package init(checking bytes: [UInt8]) throws(ReceiptValidationError) {
-        let (reader, contentInfo) = try Self.schema(bytes)
+        try self.init(checking: SignedDataReading(bytes))
+    }
+
+    /// Runs phases 1–5 on the bytes `reading` read (the validator's one reading of its input,
+    /// which it inspects when the checks refuse it).
+    /// - Throws: the code of the first failing phase (see the type's documentation).
+    init(checking reading: SignedDataReading) throws(ReceiptValidationError) {
+        let bytes = reading.bytes
+        let (reader, contentInfo) = try Self.schema(reading)
         let (signedData, signer) = try Self.usability(contentInfo)
         try Self.certificates(signedData, reader)
         let digest = try Self.algorithms(signedData, signer, reader)
@@ -97,18 +106,18 @@ package struct SignedDataStructure: Sendable {
         ReceiptValidationError(.notPKCS7, "Not a PKCS #7 signedData: \(reason).", offset: offset)
     }
 
-    /// Reads `bytes` as a ``ContentInfo`` (its content as a ``CMSSignedData`` when it is one),
-    /// checking the schema as it goes.
-    private static func schema(_ bytes: [UInt8]) throws(ReceiptValidationError) -> (BERReader, ContentInfo) {
-        guard !bytes.isEmpty else {
-            throw ReceiptValidationError(.notPKCS7, "The data is empty, not a PKCS #7 structure.", offset: 0)
-        }
-        var reader = BERReader(bytes, maximumDepth: PKCS7Container.maximumDepth, maximumNodes: SignedDataLimits.maximumElements)
+    /// Reads `reading`'s tree as a ``ContentInfo`` (its content as a ``CMSSignedData`` when it is
+    /// one), checking the schema as it goes.
+    private static func schema(_ reading: SignedDataReading) throws(ReceiptValidationError) -> (BERReader, ContentInfo) {
+        let reader = reading.reader
         let root: BERNode
-        do {
-            root = try reader.parseSingle(in: 0..<bytes.count)
-        } catch {
+        switch reading.root {
+        case nil:
+            throw ReceiptValidationError(.notPKCS7, "The data is empty, not a PKCS #7 structure.", offset: 0)
+        case .failure(let error)?:
             throw notPKCS7(error.reason, error.offset)
+        case .success(let node)?:
+            root = node
         }
         // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY OPTIONAL }
         guard root.identifier == .sequence, (1...2).contains(root.children.count),

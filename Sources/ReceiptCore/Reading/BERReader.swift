@@ -81,7 +81,8 @@ struct BERError: Error, Sendable {
 /// nor make it allocate more than a bounded multiple of its own size.
 ///
 /// The one BER reader of the package (with ``DERCursor``, the one strict DER reader): every BER
-/// TLV header is decoded by ``header(_:at:limit:)``. It stays beside swift-asn1's `BER` parser,
+/// TLV header is decoded by ``header(_:at:limit:)``, or taken from a strict DER reading of the
+/// same bytes that decoded it already (``DecodedHeaders``, the validator's one walk). It stays beside swift-asn1's `BER` parser,
 /// which also reads indefinite lengths and constructed strings, for what that parser does not
 /// give: the byte offset of every node and of every error (the `not_pkcs7` messages of
 /// ``SignedDataStructure`` and ``PKCS7Container``, and `dump`), whether the input was DER or needed
@@ -100,11 +101,32 @@ struct BERReader {
     private(set) var nodeCount = 0
     /// Whether anything outside DER was seen (indefinite or non-minimal lengths, constructed strings).
     private(set) var sawNonDER = false
+    /// Headers a strict DER reading of the same bytes already decoded, ordered by offset
+    /// (``DecodedHeaders``): a node starting at one of them takes it instead of decoding it again.
+    private let decoded: [DERCursor.Element]
+    /// The first of ``decoded`` not yet passed (a pre-order reading meets offsets in order).
+    private var nextDecoded = 0
+    /// How many node headers were taken from ``decoded`` rather than decoded.
+    private(set) var takenHeaders = 0
+    /// How many headers at an offset in ``decoded`` were decoded again all the same (one that
+    /// does not fit where this reading meets it; none does: a strict DER reading's elements are
+    /// nodes of this reading's tree). The validator counts a second walk when this is not 0.
+    private(set) var redecodedHeaders = 0
 
     init(_ bytes: [UInt8], maximumDepth: Int = 32, maximumNodes: Int = 500_000) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes
+        self.decoded = []
+    }
+
+    /// A reader that takes the headers in `decoded` (read from these `bytes`) instead of decoding
+    /// them again; the nodes it reads are the ones the reader without them reads.
+    init(_ bytes: [UInt8], maximumDepth: Int, maximumNodes: Int, decoded: DecodedHeaders) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+        self.decoded = decoded.sorted()
     }
 
     /// Reads exactly one element spanning `range` (no trailing bytes).
@@ -130,7 +152,7 @@ struct BERReader {
         guard nodeCount <= maximumNodes else {
             throw BERError(offset: start, reason: "more than \(maximumNodes) ASN.1 elements")
         }
-        let header = try Self.header(bytes, at: start, limit: limit)
+        let header = try nodeHeader(at: start, limit: limit)
         let tagClass = header.tagClass
         let isConstructed = header.isConstructed
         let tagNumber = header.tagNumber
@@ -177,6 +199,21 @@ struct BERReader {
         )
     }
 
+    /// The header of the node at `start`: the one already decoded there (``decoded``), when it
+    /// ends within `limit`, else ``header(_:at:limit:)``'s.
+    @inline(__always)
+    private mutating func nodeHeader(at start: Int, limit: Int) throws(BERError) -> Header {
+        while nextDecoded < decoded.count, decoded[nextDecoded].start < start { nextDecoded += 1 }
+        if nextDecoded < decoded.count, decoded[nextDecoded].start == start {
+            if decoded[nextDecoded].end <= limit, start < limit {
+                takenHeaders += 1
+                return Header(decoded[nextDecoded])
+            }
+            redecodedHeaders += 1
+        }
+        return try Self.header(bytes, at: start, limit: limit)
+    }
+
     /// One identifier and length, as ``header(_:at:limit:)`` reads them.
     struct Header {
         /// The first identifier octet.
@@ -199,6 +236,31 @@ struct BERReader {
         /// The identifier, named; `nil` for a multi-octet tag (number 31 and above).
         var identifier: ASN1Tag? {
             tagNumber < 31 ? ASN1Tag(octet: octet) : nil
+        }
+
+        /// The header of a strict DER element: what ``header(_:at:limit:)`` decodes at its start
+        /// (a one-octet tag, a minimal definite length).
+        init(_ element: DERCursor.Element) {
+            let tag = element.identifier
+            self.init(
+                octet: element.tag, tagClass: tag.tagClass, isConstructed: tag.isConstructed, tagNumber: UInt32(tag.number),
+                lengthOffset: element.start + 1, contentStart: element.contentStart, length: element.end - element.contentStart,
+                isMinimalLength: true)
+        }
+
+        /// A header with every field given.
+        init(
+            octet: UInt8, tagClass: UInt8, isConstructed: Bool, tagNumber: UInt32, lengthOffset: Int, contentStart: Int, length: Int?,
+            isMinimalLength: Bool
+        ) {
+            self.octet = octet
+            self.tagClass = tagClass
+            self.isConstructed = isConstructed
+            self.tagNumber = tagNumber
+            self.lengthOffset = lengthOffset
+            self.contentStart = contentStart
+            self.length = length
+            self.isMinimalLength = isMinimalLength
         }
     }
 

@@ -30,7 +30,8 @@ extension ReceiptValidator {
     /// window. Then: parse the payload (still unverified), pick the time exactly as the full path
     /// does, check the content digest (and signed attributes), verify the one RSA signature with the
     /// cached key; only then is the parsed receipt believed. Any doubt returns `nil`.
-    /// `envelope` is `SignedDataEnvelope(der)`, read once by the caller for the whole validation.
+    /// `envelope` is `SignedDataEnvelope(der)`, read by the caller for the whole validation
+    /// (``SignedDataEnvelope/read(_:noting:)``: on `nil`, the full path continues that reading).
     func fastPathReport(_ der: [UInt8], envelope: SignedDataEnvelope?) -> ReceiptValidationReport? {
         guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives, let envelope else { return nil }
 
@@ -109,8 +110,12 @@ extension ReceiptValidator {
     /// chain policy), when it is safe to reuse: canonical envelope, every embedded certificate part
     /// of the verified chain, one candidate issuer per link (so path building cannot depend on the
     /// time), and a key the backend can import.
-    /// `envelope` is `SignedDataEnvelope(der)`, read once by the caller.
-    func remember(_ der: [UInt8], envelope: SignedDataEnvelope?, verified: VerifiedSignedData, store: any TrustStore, at time: Date) {
+    /// `envelope` is `SignedDataEnvelope(der)` and `certificates` the embedded certificates'
+    /// ranges (``SignedDataStructure/certificates``), both from the caller's one reading of `der`.
+    func remember(
+        _ der: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>], verified: VerifiedSignedData, store: any TrustStore,
+        at time: Date
+    ) {
         guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
               let envelope,
               envelope.digestAlgorithm == verified.digestAlgorithm,
@@ -128,24 +133,16 @@ extension ReceiptValidator {
               window.contains(second: second)
         else { return }
 
-        let parts = der.withUnsafeBufferPointer { pointer -> (certificates: [Certificate], rules: [VerifiedChainCache.SignedAttributeRule]?, valid: Bool) in
-            let cursor = DERCursor(pointer)
-            var certificates: [Certificate] = []
-            var position = envelope.certificates.lowerBound
-            while position < envelope.certificates.upperBound {
-                guard let element = cursor.element(at: position, within: envelope.certificates.upperBound) else {
-                    return ([], nil, false)
-                }
-                certificates.append(Certificate(derBytes: Array(pointer[element.whole])))
-                position = element.end
-            }
-            guard let attributes = envelope.signedAttributes else { return (certificates, nil, true) }
-            guard let rules = SignedAttributeTemplate.learn(cursor, attributes) else { return ([], nil, false) }
-            return (certificates, rules, true)
+        // The canonical envelope's certificates field holds exactly these, in order.
+        let embedded = certificates.map { Certificate(derBytes: Array(der[$0])) }
+        let parts = der.withUnsafeBufferPointer { pointer -> (rules: [VerifiedChainCache.SignedAttributeRule]?, valid: Bool) in
+            guard let attributes = envelope.signedAttributes else { return (nil, true) }
+            guard let rules = SignedAttributeTemplate.learn(DERCursor(pointer), attributes) else { return (nil, false) }
+            return (rules, true)
         }
         guard parts.valid,
               Self.pathIsUnambiguous(
-                  chain: verified.signerChain, fields: chainFields, embedded: parts.certificates, anchors: store.anchors),
+                  chain: verified.signerChain, fields: chainFields, embedded: embedded, anchors: store.anchors),
               let key = try? primitives.makeVerificationKey(for: leaf)
         else { return }
 

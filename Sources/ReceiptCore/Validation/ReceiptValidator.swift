@@ -87,25 +87,38 @@ public struct ReceiptValidator: Sendable {
         return evaluate(der, signedDataWalks: &walks)
     }
 
-    /// ``evaluate(_:)``, adding to `signedDataWalks` each walk of the input's SignedData (the
-    /// envelope read from the bytes, the structure checks' reading, the envelope or container
-    /// read again for a refused input's inspection), for the tests that hold it at one per
-    /// validation (`SignedDataWalkTests`).
+    /// ``evaluate(_:)``, adding to `signedDataWalks` each walk of the input's SignedData — one
+    /// for the first reading of its TLV headers, and one more for any later reading that decodes
+    /// again a header an earlier one decoded — for the tests that hold it at one per validation
+    /// (`SignedDataWalkTests`).
     package func evaluate(_ der: [UInt8], signedDataWalks: inout Int) -> ReceiptValidationReport {
-        // The canonical envelope is read once and handed to every step that locates parts of it:
-        // read from the bytes first when the cache's fast path may use it — the cache holds an
-        // entry, so a lookup can hit — otherwise taken from the structure checks' reading
-        // (``SignedDataEnvelope/init(structure:)``), so that the full path reads the input once.
+        // The bytes are walked once. When the cache holds an entry (so a lookup can hit), the
+        // fast path's strict DER reading of the envelope comes first, noting the headers it
+        // decodes; on a miss the full path's BER reading continues that walk, taking those
+        // headers instead of decoding them again (``SignedDataReading``). Otherwise the BER
+        // reading is the walk, and the envelope is taken from the structure checks' values
+        // (``SignedDataEnvelope/init(structure:)``). The structure checks, the envelope, the
+        // inspection and — for an input the checks refuse — the container read for its
+        // report's time all come from that one reading.
         let readsEnvelopeFirst = backend is any SignaturePrimitives && chainCache.map { !$0.isEmpty } == true
-        let envelope = readsEnvelopeFirst ? SignedDataEnvelope(der) : nil
+        let reading: SignedDataReading
+        let source: EnvelopeSource
+        signedDataWalks += 1
         if readsEnvelopeFirst {
-            signedDataWalks += 1
+            var decoded = DecodedHeaders()
+            let envelope = SignedDataEnvelope.read(der, noting: &decoded)
             if let report = fastPathReport(der, envelope: envelope) { return report }
+            reading = SignedDataReading(der, continuing: decoded)
+            // A header the envelope decoded, decoded again, would make this a second walk.
+            if reading.reader.redecodedHeaders > 0 { signedDataWalks += 1 }
+            source = .read(envelope)
+        } else {
+            reading = SignedDataReading(der)
+            source = .fromStructure
         }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(
-                der, envelope: readsEnvelopeFirst ? .read(envelope) : .fromStructure, walks: &signedDataWalks, into: &report)
+            try evaluate(reading, envelope: source, into: &report)
         } catch {
             report.error = error
         }
@@ -121,28 +134,21 @@ public struct ReceiptValidator: Sendable {
     }
 
     private func evaluate(
-        _ der: [UInt8], envelope source: EnvelopeSource, walks: inout Int, into report: inout ReceiptValidationReport
+        _ reading: SignedDataReading, envelope source: EnvelopeSource, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
+        let der = reading.bytes
         let now = configuration.currentDate()
         // The bounds and the structure rules, before any library sees a byte
-        // (``SignedDataStructure``, ``SignedDataLimits``): the one reading of the input every
+        // (``SignedDataStructure``, ``SignedDataLimits``), on the one reading of the input every
         // later step builds on.
         let structure: SignedDataStructure
-        walks += 1
         do {
-            structure = try SignedDataStructure(checking: der)
+            structure = try SignedDataStructure(checking: reading)
         } catch {
             // Refused: the report still tells the time it would have been verified at, read as
-            // the inspection of an unchecked container reads it (``PKCS7Container``).
-            let envelope: SignedDataEnvelope?
-            switch source {
-            case .read(let read): envelope = read
-            case .fromStructure:
-                envelope = SignedDataEnvelope(der)
-                walks += 1
-            }
-            walks += 1  // the inspection walks it again (isReadableAsContainer or PKCS7Container)
-            report.verificationTime = verificationTime(now: now, creationDate: inspect(der, envelope: envelope).creationDate)
+            // the inspection of an unchecked container reads it (``PKCS7Container``), from the
+            // same reading.
+            report.verificationTime = verificationTime(now: now, creationDate: inspect(refused: reading).creationDate)
             throw error
         }
         let envelope: SignedDataEnvelope?
@@ -199,7 +205,7 @@ public struct ReceiptValidator: Sendable {
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
-            remember(der, envelope: envelope, verified: verified, store: store, at: verifiedAt)
+            remember(der, envelope: envelope, certificates: structure.certificates, verified: verified, store: store, at: verifiedAt)
         }
 
         try checkPayload(receipt, now: now, verificationTime: time, unverifiedCreationDate: unverifiedCreationDate)
@@ -363,12 +369,11 @@ public struct ReceiptValidator: Sendable {
         return inspection
     }
 
-    /// Reads the container as ``PKCS7Container`` would, in place when the envelope is canonical
-    /// DER that the container is certain to read the same way (no tree, no content copy).
-    private func inspect(_ der: [UInt8], envelope: SignedDataEnvelope?) -> Inspection {
+    /// The inspection of an input the structure checks refused: the container
+    /// (``PKCS7Container``) read from the reading the checks refused, not from the bytes again.
+    private func inspect(refused reading: SignedDataReading) -> Inspection {
         var inspection = Inspection()
-        if let envelope, envelope.isReadableAsContainer(der) { return inspectInPlace(der, envelope: envelope) }
-        guard let container = try? PKCS7Container(bytes: der) else { return inspection }
+        guard let container = try? PKCS7Container(reading: reading) else { return inspection }
         inspection.isReadable = true
         inspection.embedsOnlyStoreKitCertificate = container.certificates == [configuration.storeKitTestCertificate]
         inspection.creationDate = (try? ReceiptParser.creationDate(in: container.content)) ?? nil

@@ -48,7 +48,7 @@ import ReceiptTestSupport
     /// The offsets worth mutating in a canonical `bytes`: every identifier and length octet of the
     /// ContentInfo, SignedData and SignerInfo skeleton (certificates and the content are not
     /// descended into) and the content octets of its small primitives (versions, OIDs, NULLs).
-    private static func skeletonOffsets(_ bytes: [UInt8]) -> [Int] {
+    static func skeletonOffsets(_ bytes: [UInt8]) -> [Int] {
         bytes.withUnsafeBufferPointer { pointer -> [Int] in
             let cursor = DERCursor(pointer)
             var offsets: [Int] = []
