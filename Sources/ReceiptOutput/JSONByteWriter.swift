@@ -55,7 +55,7 @@ public struct JSONByteWriter: ~Copyable {
     private var isEmpty = true
     /// The raw attribute list written last and its text (see ``attributes(_:)``).
     var lastAttributes: (list: [ReceiptAttribute], text: [UInt8], depth: Int)?
-    /// The texts of the dates written lately (``date(_:)``).
+    /// The text of the day of the date written last (``date(_:)``).
     private var dates = DateTextCache()
 
     /// The smallest stage: room for the longest fixed piece (an escape, an integer, a date with
@@ -306,36 +306,28 @@ public struct JSONByteWriter: ~Copyable {
             length = 1
         }
         var rest = value.magnitude
-        var digits = 1
-        var limit: UInt64 = 10
-        while digits < 20, rest >= limit {
-            digits += 1
-            limit &*= 10
-        }
+        // The number of digits: estimated from the bit length (log10(2) ≈ 1233 / 4096), then
+        // corrected by one comparison with the power of ten at the estimate.
+        let estimate = ((64 &- rest.leadingZeroBitCount) &* 1233) >> 12
+        let digits = estimate &+ (rest >= DecimalDigits.powerOfTen(estimate) ? 1 : 0)
+        let pairs = DecimalDigits.pairs.utf8Start
         // Two digits a division, from the last.
-        var index = length + digits
-        Self.digitPairs.withUnsafeBufferPointer { pairs in
-            while rest >= 100 {
-                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-                rest /= 100
-                index -= 2
-                out[index] = pairs[pair]
-                out[index + 1] = pairs[pair + 1]
-            }
-            if rest >= 10 {
-                let pair = Int(truncatingIfNeeded: rest) &* 2
-                out[index - 2] = pairs[pair]
-                out[index - 1] = pairs[pair + 1]
-            } else {
-                out[index - 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
-            }
+        var index = length &+ max(1, digits)
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            index &-= 2
+            out[index] = pairs[pair]
+            out[index &+ 1] = pairs[pair &+ 1]
         }
-        staged &+= length + digits
-    }
-
-    /// "00" to "99", two bytes a number.
-    private static let digitPairs: [UInt8] = (0..<100).flatMap { (pair: Int) -> [UInt8] in
-        [UInt8(truncatingIfNeeded: 0x30 + pair / 10), UInt8(truncatingIfNeeded: 0x30 + pair % 10)]
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            out[index &- 2] = pairs[pair]
+            out[index &- 1] = pairs[pair &+ 1]
+        } else {
+            out[index &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+        }
+        staged &+= length &+ max(1, digits)
     }
 
     /// Writes bytes as a lowercase hexadecimal string (the package's one hex digits).
@@ -366,8 +358,7 @@ public struct JSONByteWriter: ~Copyable {
 
 
     /// Writes a date as the model encodes it: an RFC 3339 `Z` string (``RFC3339/string(from:)``),
-    /// its text taken from the writer's date cache when a date with the same bits was written
-    /// lately.
+    /// the day's text taken from the date before when both fall on one day (`DateTextCache`).
     public mutating func date(_ value: Date) {
         let out = room(RFC3339.maximumCompactLength + 2)
         guard let length = dates.write(value, to: out + 1) else {
@@ -412,6 +403,13 @@ public struct JSONByteWriter: ~Copyable {
             // product names), then byte by byte from the word that has one.
             while index &+ 8 <= count, !Self.needsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                 index &+= 8
+            }
+            // Fewer than eight bytes left, none of the words before needing an escape: the word
+            // that ends the string (it overlaps bytes checked already) decides whether the last
+            // bytes go byte by byte.
+            if index < count, index &+ 8 > count, count >= 8,
+               !Self.needsEscape(base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) {
+                index = count
             }
         }
         while index < count {

@@ -1,6 +1,6 @@
-/// The few fields of an X.509 certificate the verified-chain cache needs, read with the strict
-/// DER cursor (no swift-asn1 tree, no string rendering): the validity period and comparison keys
-/// for the issuer and subject names.
+/// The few fields of an X.509 certificate the verified-chain cache needs, taken from its
+/// ``X509Certificate`` reading (no swift-asn1 tree, no string rendering): the validity period and
+/// comparison keys for the issuer and subject names.
 ///
 /// Conservative by design: any form it does not fully understand (times other than
 /// `YYMMDDHHMMSSZ` / `YYYYMMDDHHMMSSZ`, name values other than ASCII PrintableString / UTF8String /
@@ -26,11 +26,10 @@ struct CertificateFields {
 
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> CertificateFields? {
         let cursor = DERCursor(bytes)
-        guard let fields = CertificateStructure.tbsFields(cursor),
-              let period = ValidityPeriod(cursor, fields.validity),
-              let issuerKey = nameKey(cursor, fields.issuer), let subjectKey = nameKey(cursor, fields.subject)
+        guard let tbs = X509Certificate(cursor)?.tbsCertificate,
+              let issuerKey = nameKey(cursor, tbs.issuer), let subjectKey = nameKey(cursor, tbs.subject)
         else { return nil }
-        return CertificateFields(validity: period, issuerKey: issuerKey, subjectKey: subjectKey)
+        return CertificateFields(validity: ValidityPeriod(tbs.validity), issuerKey: issuerKey, subjectKey: subjectKey)
     }
 
     /// A key that two names OpenSSL or GnuTLS could consider equal always share: the attribute

@@ -13,8 +13,9 @@
 ///                          extnValue OCTET STRING }
 /// ```
 ///
-/// Read with the strict DER cursor from a certificate ``CertificateStructure/isCertificate(_:)``
-/// accepted (embedded ones) or from a trust anchor; `nil` for anything not in that shape.
+/// Copied out of the certificate's ``X509Certificate`` reading, from a certificate
+/// ``CertificateStructure/isCertificate(_:)`` accepted (embedded ones) or from a trust anchor;
+/// `nil` for anything not in that shape.
 package struct ChainCertificate: Sendable {
     /// One extension.
     package struct Extension: Sendable {
@@ -66,48 +67,20 @@ package struct ChainCertificate: Sendable {
 
     private static func read(_ pointer: UnsafeBufferPointer<UInt8>) -> ChainCertificate? {
         let cursor = DERCursor(pointer)
-        guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.identifier == .sequence,
-              certificate.end == pointer.count,
-              let parts = cursor.children(of: certificate), parts.count == 3, parts[1].identifier == .sequence,
-              let algorithm = cursor.children(of: parts[1])?.first, algorithm.identifier == .objectIdentifier,
-              let tbs = cursor.children(of: parts[0]), tbs.count >= 6
+        guard let certificate = X509Certificate(cursor), let version = certificate.tbsCertificate.versionNumber(cursor),
+              let extensions = certificate.tbsCertificate.extensionList(cursor)
         else { return nil }
-        var index = 0
-        var version = 0
-        if tbs[0].identifier == .contextSpecific(0, constructed: true) {
-            guard let explicit = cursor.children(of: tbs[0]), explicit.count == 1, explicit[0].identifier == .integer,
-                  explicit[0].end - explicit[0].contentStart == 1
-            else { return nil }
-            version = Int(pointer[explicit[0].contentStart])
-            index = 1
-        }
-        guard tbs.count >= index + 6, tbs[index].identifier == .integer, tbs[index + 2].identifier == .sequence,
-              tbs[index + 4].identifier == .sequence
-        else { return nil }
-        var extensions: [Extension] = []
-        for field in tbs[(index + 6)...] where field.identifier == .contextSpecific(3, constructed: true) {
-            guard let list = cursor.children(of: field), list.count == 1, list[0].identifier == .sequence,
-                  let items = cursor.children(of: list[0])
-            else { return nil }
-            for item in items {
-                guard item.identifier == .sequence, let members = cursor.children(of: item), (2...3).contains(members.count),
-                      members[0].identifier == .objectIdentifier, let value = members.last, value.identifier == .octetString
-                else { return nil }
-                let isCritical = members.count == 3 && members[1].identifier == .boolean
-                    && members[1].end - members[1].contentStart == 1
-                    && pointer[members[1].contentStart] != 0
-                extensions.append(Extension(
-                    identifier: Array(pointer[members[0].contentStart..<members[0].end]), isCritical: isCritical,
-                    value: Array(pointer[value.contentStart..<value.end])))
-            }
-        }
+        let tbs = certificate.tbsCertificate
+        func content(_ element: DERCursor.Element) -> [UInt8] { Array(pointer[element.contentStart..<element.end]) }
         return ChainCertificate(
             der: [], version: version,
-            serialNumber: Array(pointer[tbs[index].contentStart..<tbs[index].end]),
-            issuer: Array(pointer[tbs[index + 2].whole]),
-            subject: Array(pointer[tbs[index + 4].whole]),
-            signatureAlgorithm: Array(pointer[algorithm.contentStart..<algorithm.end]),
-            extensions: extensions)
+            serialNumber: content(tbs.serialNumber),
+            issuer: Array(pointer[tbs.issuer.whole]),
+            subject: Array(pointer[tbs.subject.whole]),
+            signatureAlgorithm: content(certificate.signatureAlgorithm.algorithm),
+            extensions: extensions.map {
+                Extension(identifier: content($0.extnID), isCritical: $0.isCritical(cursor), value: content($0.extnValue))
+            })
     }
 
     /// The value of the extension with `identifier` (content octets), if present.

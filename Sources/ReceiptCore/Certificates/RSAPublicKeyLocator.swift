@@ -1,9 +1,9 @@
-/// Finds the RSA modulus and public exponent of a DER X.509 certificate by walking to its
-/// SubjectPublicKeyInfo, so a backend can build a verification key from them directly
+/// Finds the RSA modulus and public exponent of a DER X.509 certificate in its
+/// ``X509Certificate`` reading's ``SubjectPublicKeyInfo``, so a backend can build a verification key from them directly
 /// (OpenSSL's `receipt_rsa_public_key`, GnuTLS's `gnutls_pubkey_import_rsa_raw`) instead of
 /// decoding the whole certificate again.
 ///
-/// Deliberately narrow: strict DER on the path walked, algorithm rsaEncryption with NULL or no
+/// Deliberately narrow: a strict DER certificate, algorithm rsaEncryption with NULL or no
 /// parameters, `RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }` with both
 /// integers positive and minimally encoded, nothing trailing. Anything else is `nil` and the
 /// caller decodes the whole certificate with its library. The certificate has already been
@@ -27,27 +27,13 @@ package enum RSAPublicKeyLocator {
     }
 
     private static func components(ofCertificate der: [UInt8], reader: DERCursor) -> Components? {
-        guard let spki = CertificateStructure.tbsFields(reader)?.subjectPublicKeyInfo,
-              let algorithm = reader.element(at: spki.contentStart, within: spki.end), algorithm.identifier == .sequence,
-              let oid = reader.element(at: algorithm.contentStart, within: algorithm.end),
-              reader.equals(oid.start..<oid.end, rsaEncryptionOID),
-              let bitString = reader.element(at: algorithm.end, within: spki.end), bitString.identifier == .bitString,
-              bitString.end == spki.end, bitString.end > bitString.contentStart, der[bitString.contentStart] == 0,
-              let rsaKey = reader.element(at: bitString.contentStart + 1, within: bitString.end), rsaKey.identifier == .sequence,
-              rsaKey.end == bitString.end,
-              let modulus = reader.element(at: rsaKey.contentStart, within: rsaKey.end), modulus.identifier == .integer,
-              let exponent = reader.element(at: modulus.end, within: rsaKey.end), exponent.identifier == .integer,
-              exponent.end == rsaKey.end,
-              let modulusMagnitude = positiveMagnitude(der, modulus),
-              let exponentMagnitude = positiveMagnitude(der, exponent),
+        guard let key = X509Certificate(reader)?.tbsCertificate.subjectPublicKeyInfo,
+              reader.equals(key.algorithm.algorithm.whole, rsaEncryptionOID), key.algorithm.hasAbsentOrNullParameters,
+              let numbers = key.rsaPublicKey(reader),
+              let modulusMagnitude = positiveMagnitude(der, numbers.modulus),
+              let exponentMagnitude = positiveMagnitude(der, numbers.exponent),
               modulusMagnitude.count <= 2048, exponentMagnitude.count <= 2048
         else { return nil }
-        // Parameters: absent or NULL.
-        if oid.end != algorithm.end {
-            guard let parameters = reader.element(at: oid.end, within: algorithm.end), parameters.identifier == .null,
-                  parameters.contentStart == parameters.end, parameters.end == algorithm.end
-            else { return nil }
-        }
         return Components(modulus: modulusMagnitude, exponent: exponentMagnitude)
     }
 

@@ -23,21 +23,14 @@ package struct ValidityPeriod: Sendable, Equatable {
         self.notAfter = notAfter
     }
 
-    /// The period of the DER certificate `der`, or `nil` when its Validity is not two times
-    /// `YYMMDDHHMMSSZ` (UTCTime, years 1950–2049) / `YYYYMMDDHHMMSSZ` (GeneralizedTime).
+    /// The period of the DER certificate `der` (its ``X509Certificate`` reading), or `nil` when it
+    /// is not a certificate or its Validity is not two times `YYMMDDHHMMSSZ` (UTCTime, years
+    /// 1950–2049) / `YYYYMMDDHHMMSSZ` (GeneralizedTime).
     package init?(certificate der: [UInt8]) {
-        guard let period = der.withUnsafeBufferPointer({ pointer -> ValidityPeriod? in
-            let cursor = DERCursor(pointer)
-            guard let fields = CertificateStructure.tbsFields(cursor) else { return nil }
-            return ValidityPeriod(cursor, fields.validity)
-        }) else { return nil }
-        self = period
-    }
-
-    /// The period of a `Validity ::= SEQUENCE { notBefore Time, notAfter Time }` element.
-    init?(_ cursor: DERCursor, _ validity: DERCursor.Element) {
-        guard let read = CertificateValidity(cursor, validity) else { return nil }
-        self.init(read)
+        guard let validity = der.withUnsafeBufferPointer({ X509Certificate(DERCursor($0))?.tbsCertificate.validity }) else {
+            return nil
+        }
+        self.init(validity)
     }
 
     /// The period a ``CertificateValidity`` read: its two times as seconds since 1970.

@@ -13,77 +13,24 @@ package enum CertificateStructure {
     package static func isCertificate(_ der: [UInt8]) -> Bool {
         der.withUnsafeBufferPointer { pointer in
             let cursor = DERCursor(pointer)
-            guard let certificate = cursor.element(at: 0, within: pointer.count), certificate.identifier == .sequence,
-                  certificate.end == pointer.count,
-                  let items = children(cursor, certificate), items.count == 3,
-                  items[0].identifier == .sequence, isAlgorithmIdentifier(cursor, items[1]), isBitString(cursor, items[2]),
-                  let tbs = children(cursor, items[0]), tbs.count >= 6
+            guard let certificate = X509Certificate(cursor) else { return false }
+            let tbs = certificate.tbsCertificate
+            let key = tbs.subjectPublicKeyInfo
+            guard let version = tbs.versionNumber(cursor), version <= 2,
+                  isAlgorithmIdentifier(cursor, certificate.signatureAlgorithm), isBitString(cursor, certificate.signatureValue),
+                  isMinimalInteger(content(cursor, tbs.serialNumber)),
+                  isAlgorithmIdentifier(cursor, tbs.signature),
+                  cursor.equals(tbs.signature.node.whole, Array(pointer[certificate.signatureAlgorithm.node.whole])),
+                  isName(cursor, tbs.issuer), isName(cursor, tbs.subject),
+                  isAlgorithmIdentifier(cursor, key.algorithm), isBitString(cursor, key.subjectPublicKey), isPublicKey(cursor, key)
             else { return false }
-            var index = 0
-            var version = 0
-            if tbs[0].identifier == .contextSpecific(0, constructed: true) {
-                guard let explicit = children(cursor, tbs[0]), explicit.count == 1, explicit[0].identifier == .integer,
-                      explicit[0].end - explicit[0].contentStart == 1, pointer[explicit[0].contentStart] <= 2
-                else { return false }
-                version = Int(pointer[explicit[0].contentStart])
-                index = 1
+            for uniqueID in [tbs.issuerUniqueID, tbs.subjectUniqueID] {
+                guard let uniqueID else { continue }
+                guard version >= 1, isBitStringContent(content(cursor, uniqueID)) else { return false }
             }
-            guard tbs.count >= index + 6,
-                  tbs[index].identifier == .integer, isMinimalInteger(pointer[tbs[index].contentStart..<tbs[index].end]),
-                  isAlgorithmIdentifier(cursor, tbs[index + 1]),
-                  cursor.equals(tbs[index + 1].whole, Array(pointer[items[1].whole])),
-                  isName(cursor, tbs[index + 2]),
-                  CertificateValidity(cursor, tbs[index + 3]) != nil,
-                  isName(cursor, tbs[index + 4]),
-                  tbs[index + 5].identifier == .sequence, let key = children(cursor, tbs[index + 5]), key.count == 2,
-                  isAlgorithmIdentifier(cursor, key[0]), isBitString(cursor, key[1]), isPublicKey(cursor, key)
-            else { return false }
-            index += 6
-            if index < tbs.count, tbs[index].identifier == .contextSpecific(1, constructed: false) {
-                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
-                index += 1
-            }
-            if index < tbs.count, tbs[index].identifier == .contextSpecific(2, constructed: false) {
-                guard version >= 1, isBitStringContent(pointer[tbs[index].contentStart..<tbs[index].end]) else { return false }
-                index += 1
-            }
-            if index < tbs.count, tbs[index].identifier == .contextSpecific(3, constructed: true) {
-                guard version == 2, isExtensions(cursor, tbs[index]) else { return false }
-                index += 1
-            }
-            return index == tbs.count
+            guard tbs.extensions == nil || (version == 2 && isExtensions(cursor, tbs)) else { return false }
+            return true
         }
-    }
-
-    /// The TBSCertificate fields after the serial number that the fast readers need.
-    package struct TBSFields {
-        package var issuer: DERCursor.Element
-        package var validity: DERCursor.Element
-        package var subject: DERCursor.Element
-        package var subjectPublicKeyInfo: DERCursor.Element
-    }
-
-    /// Locates the issuer, validity, subject and subjectPublicKeyInfo SEQUENCEs of the certificate
-    /// that fills the cursor's buffer (an optional `[0]` version, an INTEGER serial and a SEQUENCE
-    /// signature before them), checking nothing else; `nil` when they are not there.
-    package static func tbsFields(_ cursor: DERCursor) -> TBSFields? {
-        let count = cursor.bytes.count
-        guard let certificate = cursor.element(at: 0, within: count), certificate.identifier == .sequence, certificate.end == count,
-              let tbs = cursor.element(at: certificate.contentStart, within: certificate.end), tbs.identifier == .sequence,
-              var field = cursor.element(at: tbs.contentStart, within: tbs.end)
-        else { return nil }
-        if field.identifier == .contextSpecific(0, constructed: true) {  // [0] version
-            guard let next = cursor.element(at: field.end, within: tbs.end) else { return nil }
-            field = next
-        }
-        guard field.identifier == .integer,  // serialNumber
-              let signature = cursor.element(at: field.end, within: tbs.end), signature.identifier == .sequence,
-              let issuer = cursor.element(at: signature.end, within: tbs.end), issuer.identifier == .sequence,
-              let validity = cursor.element(at: issuer.end, within: tbs.end), validity.identifier == .sequence,
-              let subject = cursor.element(at: validity.end, within: tbs.end), subject.identifier == .sequence,
-              let key = cursor.element(at: subject.end, within: tbs.end), key.identifier == .sequence
-        else { return nil }
-        return TBSFields(issuer: issuer, validity: validity, subject: subject, subjectPublicKeyInfo: key)
     }
 
     /// Whether `der` is exactly one strict-DER Name with well-formed attribute values.
@@ -98,20 +45,8 @@ package enum CertificateStructure {
     /// The byte ranges of the issuer Name and serial number INTEGER TLVs of the certificate at
     /// `range` of the cursor's buffer (one ``isCertificate(_:)`` accepted).
     package static func issuerAndSerial(_ cursor: DERCursor, _ range: Range<Int>) -> (issuer: Range<Int>, serial: Range<Int>)? {
-        guard let certificate = cursor.element(at: range.lowerBound, within: range.upperBound),
-              let tbsElement = cursor.element(at: certificate.contentStart, within: certificate.end),
-              tbsElement.identifier == .sequence,
-              var element = cursor.element(at: tbsElement.contentStart, within: tbsElement.end)
-        else { return nil }
-        if element.identifier == .contextSpecific(0, constructed: true) {
-            guard let next = cursor.element(at: element.end, within: tbsElement.end) else { return nil }
-            element = next
-        }
-        let serial = element
-        guard let signature = cursor.element(at: serial.end, within: tbsElement.end),
-              let issuer = cursor.element(at: signature.end, within: tbsElement.end)
-        else { return nil }
-        return (issuer.whole, serial.whole)
+        guard let tbs = X509Certificate(cursor, in: range)?.tbsCertificate else { return nil }
+        return (tbs.issuer.whole, tbs.serialNumber.whole)
     }
 
     /// A comparison key for a DER Name under which every two names OpenSSL's canonical comparison
@@ -212,12 +147,15 @@ package enum CertificateStructure {
         element.identifier == .objectIdentifier && isObjectIdentifier(cursor.bytes[element.contentStart..<element.end])
     }
 
-    /// SEQUENCE { OBJECT IDENTIFIER, parameters ANY OPTIONAL } (parameters strict DER throughout).
-    private static func isAlgorithmIdentifier(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard element.identifier == .sequence, let items = children(cursor, element), (1...2).contains(items.count),
-              isOID(cursor, items[0])
-        else { return false }
-        return items.count == 1 || isWellFormed(cursor, items[1], depth: 0)
+    /// An AlgorithmIdentifier whose OID decodes and whose parameters are strict DER throughout.
+    private static func isAlgorithmIdentifier(_ cursor: DERCursor, _ algorithm: DERAlgorithmIdentifier) -> Bool {
+        guard isOID(cursor, algorithm.algorithm) else { return false }
+        return algorithm.parameters.map { isWellFormed(cursor, $0, depth: 0) } ?? true
+    }
+
+    /// The content octets of `element`.
+    private static func content(_ cursor: DERCursor, _ element: DERCursor.Element) -> Slice<UnsafeBufferPointer<UInt8>> {
+        cursor.bytes[element.contentStart..<element.end]
     }
 
     /// Whether a constructed element's content tiles into strict DER elements, recursively (bounded).
@@ -246,19 +184,13 @@ package enum CertificateStructure {
     }
 
     /// An rsaEncryption key's BIT STRING holds exactly one RSAPublicKey ::= SEQUENCE { modulus
-    /// INTEGER, publicExponent INTEGER } and nothing after it (OpenSSL refuses trailing bytes there
-    /// as an undecodable key, GnuTLS ignores them); other algorithms' keys are left to the library.
-    private static func isPublicKey(_ cursor: DERCursor, _ key: [DERCursor.Element]) -> Bool {
-        guard let oid = children(cursor, key[0])?.first,
-              cursor.equals(oid.whole, KnownObjectIdentifier.rsaEncryption.tlv)
-        else { return true }
-        let bits = key[1]
-        guard bits.end - bits.contentStart >= 2, cursor.bytes[bits.contentStart] == 0,
-              let rsaKey = cursor.element(at: bits.contentStart + 1, within: bits.end), rsaKey.identifier == .sequence,
-              rsaKey.end == bits.end, let numbers = children(cursor, rsaKey), numbers.count == 2,
-              numbers.allSatisfy({ $0.identifier == .integer && isMinimalInteger(cursor.bytes[$0.contentStart..<$0.end]) })
-        else { return false }
-        return true
+    /// INTEGER, publicExponent INTEGER } of minimal INTEGERs and nothing after it (OpenSSL refuses
+    /// trailing bytes there as an undecodable key, GnuTLS ignores them); other algorithms' keys
+    /// are left to the library.
+    private static func isPublicKey(_ cursor: DERCursor, _ key: SubjectPublicKeyInfo) -> Bool {
+        guard cursor.equals(key.algorithm.algorithm.whole, KnownObjectIdentifier.rsaEncryption.tlv) else { return true }
+        guard let numbers = key.rsaPublicKey(cursor) else { return false }
+        return isMinimalInteger(content(cursor, numbers.modulus)) && isMinimalInteger(content(cursor, numbers.exponent))
     }
 
     /// Name ::= SEQUENCE OF RelativeDistinguishedName (SET SIZE (1..MAX) OF
@@ -320,27 +252,23 @@ package enum CertificateStructure {
 
     /// `[3] EXPLICIT SEQUENCE SIZE (1..MAX) OF Extension`, Extension ::= SEQUENCE { OBJECT IDENTIFIER,
     /// critical BOOLEAN (DER TRUE only) OPTIONAL, extnValue OCTET STRING }, no OID twice.
-    private static func isExtensions(_ cursor: DERCursor, _ element: DERCursor.Element) -> Bool {
-        guard let explicit = children(cursor, element), explicit.count == 1, explicit[0].identifier == .sequence,
-              let extensions = children(cursor, explicit[0]), !extensions.isEmpty
-        else { return false }
+    private static func isExtensions(_ cursor: DERCursor, _ tbs: TBSCertificate) -> Bool {
+        guard let extensions = tbs.extensionList(cursor), !extensions.isEmpty else { return false }
         var seen: [ArraySlice<UInt8>] = []
         for item in extensions {
-            guard item.identifier == .sequence, let parts = children(cursor, item), (2...3).contains(parts.count),
-                  isOID(cursor, parts[0]), parts[parts.count - 1].identifier == .octetString
-            else { return false }
-            if parts.count == 3 {
-                guard parts[1].identifier == .boolean, parts[1].end - parts[1].contentStart == 1,
-                      cursor.bytes[parts[1].contentStart] == 0xFF
+            guard isOID(cursor, item.extnID) else { return false }
+            if let critical = item.critical {
+                guard critical.identifier == .boolean, critical.end - critical.contentStart == 1,
+                      cursor.bytes[critical.contentStart] == 0xFF
                 else { return false }
             }
-            let oid = ArraySlice(cursor.bytes[parts[0].contentStart..<parts[0].end])
+            let oid = ArraySlice(content(cursor, item.extnID))
             guard !seen.contains(oid) else { return false }
             seen.append(oid)
             // GnuTLS decodes the alternative names when it imports a certificate; OpenSSL only
             // when asked. Both must see well-formed GeneralNames or neither decodes the certificate.
             if oid.elementsEqual(subjectAltNameOID) || oid.elementsEqual(issuerAltNameOID) {
-                let value = parts[parts.count - 1]
+                let value = item.extnValue
                 guard let names = cursor.element(at: value.contentStart, within: value.end), names.end == value.end,
                       isGeneralNames(cursor, names)
                 else { return false }

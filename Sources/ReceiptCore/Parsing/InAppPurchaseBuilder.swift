@@ -44,7 +44,7 @@ struct InAppPurchaseBuilder: ~Copyable {
     /// nothing, for anything else, which the caller then passes to ``apply(_:to:memo:)``.
     @inline(__always)
     mutating func applyInPlace(
-        _ slot: AttributeSlot, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase,
+        _ slot: ReceiptAttributeSet.Attribute, _ bytes: UnsafeBufferPointer<UInt8>, to purchase: inout InAppPurchase,
         values: inout RepeatedValueMemo
     ) -> Bool {
         // Two content octets cover every catalogued type (ASN1Integer.decode gives the same value).

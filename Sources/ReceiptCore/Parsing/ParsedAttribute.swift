@@ -70,7 +70,7 @@ struct ParsedAttribute {
     }
 
     /// An attribute the strict DER lane located (its shape checked there).
-    init(_ slot: AttributeSlot, bytes: [UInt8], code: ReceiptValidationError.Code) {
+    init(_ slot: ReceiptAttributeSet.Attribute, bytes: [UInt8], code: ReceiptValidationError.Code) {
         self.code = code
         self.base = 0
         self.offset = slot.offset

@@ -180,8 +180,10 @@ public enum RFC3339 {
         }
     }
 
-    /// The longest text ``write(_:to:)`` stores: `YYYY-MM-DDTHH:MM:SS.sssZ`.
-    package static let maximumCompactLength = 24
+    /// The longest text ``write(_:to:)`` stores: `YYYY-MM-DDTHH:MM:SS.sssZ`. (A constant the
+    /// compiler folds in other modules; a `static let` there is read through a `swift_once` check
+    /// at every date `JSONByteWriter` writes.)
+    @inlinable package static var maximumCompactLength: Int { 24 }
 
     /// Stores the UTF-8 of ``string(from:)`` at `out`, which has room for
     /// ``maximumCompactLength`` bytes, and returns how many it stored; nil (nothing stored) for a

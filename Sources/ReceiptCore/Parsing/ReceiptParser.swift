@@ -61,14 +61,17 @@ public enum ReceiptParser {
     /// Strict DER is read in place; anything else goes through the general reader (on a copy of
     /// the payload when it is not the whole of `bytes`).
     ///
+    /// `releasesReadPages`: the strict lane gives back the pages it has read past
+    /// (``ReadPageRelease``), for bytes nothing reads again once they are parsed.
+    ///
     /// - Returns: `nil` only with ``Lanes/strictOnly``.
     static func parse(
-        _ bytes: [UInt8], range: Range<Int>, lanes: Lanes
+        _ bytes: [UInt8], range: Range<Int>, lanes: Lanes, releasesReadPages: Bool = false
     ) throws(ReceiptValidationError) -> Receipt? {
         try checkPayloadRange(range, in: bytes)
         do {
             if let receipt = try StrictReceiptLane.receipt(
-                bytes, in: range, limitIsError: lanes == .strictThenGeneral) {
+                bytes, in: range, limitIsError: lanes == .strictThenGeneral, releasesReadPages: releasesReadPages) {
                 return receipt
             }
         } catch {
@@ -80,10 +83,12 @@ public enum ReceiptParser {
         return try GeneralReceiptLane.receipt(range == bytes.indices ? bytes : Array(bytes[range]))
     }
 
-    /// ``parse(_:range:lanes:)`` with both lanes, which always gives a receipt
+    /// ``parse(_:range:lanes:releasesReadPages:)`` with both lanes, which always gives a receipt
     /// or throws.
-    static func parse(_ bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Receipt {
-        guard let receipt = try parse(bytes, range: range, lanes: .strictThenGeneral) else {
+    static func parse(
+        _ bytes: [UInt8], range: Range<Int>, releasesReadPages: Bool = false
+    ) throws(ReceiptValidationError) -> Receipt {
+        guard let receipt = try parse(bytes, range: range, lanes: .strictThenGeneral, releasesReadPages: releasesReadPages) else {
             throw ReceiptValidationError(.malformedReceipt, "The receipt payload could not be read.", offset: 0)
         }
         return receipt
@@ -98,7 +103,7 @@ public enum ReceiptParser {
 
     /// ``creationDate(in:)`` for the payload lying at `range` of `bytes`: read in place when it is
     /// strict DER, otherwise from a copy through the general reader; the same result, and error
-    /// offsets relative to the payload, as ``parse(_:range:lanes:)`` gives them.
+    /// offsets relative to the payload, as ``parse(_:range:lanes:releasesReadPages:)`` gives them.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
         try checkPayloadRange(range, in: bytes)
         let strictDate: Date??

@@ -6,7 +6,7 @@ import Foundation
 
 /// The parser's strict DER lane: a payload in the common shape read in place, in one walk, with no
 /// tree and no allocation per attribute. It answers only for a SET in the strict shape
-/// (``StrictAttributeSet``); for anything else it returns `nil` without throwing, and the general
+/// (``ReceiptAttributeSet``); for anything else it returns `nil` without throwing, and the general
 /// BER lane, which reports every problem, decides. Each attribute is applied with the catalogue's
 /// rules, so both lanes give the same receipt or the same first error.
 enum StrictReceiptLane {
@@ -17,10 +17,17 @@ enum StrictReceiptLane {
     /// - Throws: the purchase-limit error (when `limitIsError`), else the first attribute's error
     ///   in encoded order, only once the whole SET is known to be in the strict shape, so the answer
     ///   is the one a shape-first reading gives. Offsets are relative to `bytes`.
+    ///
+    /// `releasesReadPages` (with `limitIsError`; the validator's own input only): the pages read
+    /// past are given back while the purchases are built (``ReadPageRelease``); `bytes` holds
+    /// zeros there afterwards.
     static func receipt(
-        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool
+        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool, releasesReadPages: Bool = false
     ) throws(ReceiptValidationError) -> Receipt? {
         guard let expectedPurchases = purchaseCount(bytes, in: range) else { return nil }
+        // The walk below reads only from the attribute at hand on: the SET's shape is checked whole
+        // above, so it never returns to a released page (or falls back to the general lane).
+        var release = releasesReadPages && limitIsError ? ReadPageRelease(payloadStart: range.lowerBound) : nil
         var receipt = Receipt()
         receipt.inAppPurchases.reserveCapacity(min(max(expectedPurchases, 0), ReceiptParser.maximumInAppPurchaseCount))
         var purchaseCount = 0  // every type 17 attribute, decoded or not
@@ -29,17 +36,20 @@ enum StrictReceiptLane {
         var failed = false  // failure != nil or the limit passed, kept as a flag: comparing the optional error copies it
         var seen = SeenAttributeTypes<ReceiptAttributeType>()
         var memo = RepeatedValueMemo()
+        var released = false
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
-            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
-            let cursor = DERCursor(pointer)
-            var position = content.lowerBound
+            guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
+            var attributes = set.makeIterator()
             var count = 0
-            while position < content.upperBound {
-                guard count < ReceiptParser.maximumAttributeCount,
-                      let slot = StrictAttributeSet.topLevelAttribute(cursor, at: position, within: content.upperBound)
-                else { return false }
+            while true {
+                let position = attributes.position
+                if let due = release?.next, position >= due, release?.release(before: position, of: pointer) == true {
+                    memo = RepeatedValueMemo()  // its entries may lie in the released pages
+                    released = true
+                }
+                guard let slot = attributes.next() else { break }
+                guard count < ReceiptParser.maximumAttributeCount else { return false }
                 count += 1
-                position = slot.value.upperBound
                 let isPurchase = isInAppPurchase(slot, in: bytes)
                 if isPurchase {
                     guard purchaseCount < ReceiptParser.maximumInAppPurchaseCount else {
@@ -64,9 +74,14 @@ enum StrictReceiptLane {
                     failed = true
                 }
             }
-            return true
+            return !attributes.isMalformed
         }
-        guard isStrict else { return nil }
+        guard isStrict else {
+            // Not reached once pages were released (the shape was checked whole); the general
+            // lane must not read them.
+            guard !released else { throw ReceiptValidationError(.malformedReceipt, "The payload changed while it was read.") }
+            return nil
+        }
         if let limitOffset {
             guard limitIsError else { return nil }
             try ReceiptParser.checkRoomForPurchase(after: ReceiptParser.maximumInAppPurchaseCount, offset: limitOffset)
@@ -76,7 +91,7 @@ enum StrictReceiptLane {
     }
 
     /// One in-app purchase whose SET lies at `range` of `bytes`, in one pass: each attribute is
-    /// located as ``StrictAttributeSet`` locates it and applied at once, in place
+    /// read from its ``ReceiptAttributeSet`` and applied at once, in place
     /// (``InAppPurchaseBuilder/applyInPlace(_:_:to:values:)``) when its shape is a common one, else
     /// through the catalogue's rules (``InAppPurchaseBuilder/apply(_:to:memo:)``).
     ///
@@ -91,21 +106,17 @@ enum StrictReceiptLane {
     ) throws(ReceiptValidationError) -> Bool {
         var failure: ReceiptValidationError?
         let isStrict = bytes.withUnsafeBufferPointer { pointer -> Bool in
-            guard let content = StrictAttributeSet.setContent(pointer, in: range) else { return false }
+            guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
             var builder = InAppPurchaseBuilder(beginning: &memo.rawAttributes, readingFrom: pointer)
-            let cursor = DERCursor(pointer)
-            var position = content.lowerBound
+            var attributes = set.makeIterator()
             var count = 0
             var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
-            while position < content.upperBound {
-                guard count < ReceiptParser.maximumInAppAttributeCount,
-                      let slot = StrictAttributeSet.inAppAttribute(cursor, at: position, within: content.upperBound)
-                else {
+            while let slot = attributes.next() {
+                guard count < ReceiptParser.maximumInAppAttributeCount else {
                     builder.abandon()
                     return false
                 }
                 count += 1
-                position = slot.value.upperBound
                 guard !failed, !builder.applyInPlace(slot, pointer, to: &purchase, values: &memo) else { continue }
                 do throws(ReceiptValidationError) {
                     try builder.apply(ParsedAttribute(slot, bytes: bytes, code: .malformedInAppPurchase), to: &purchase, memo: &memo.rawAttributes)
@@ -113,6 +124,10 @@ enum StrictReceiptLane {
                     failure = error
                     failed = true
                 }
+            }
+            guard !attributes.isMalformed else {
+                builder.abandon()
+                return false
             }
             builder.finish(&purchase, memo: &memo.rawAttributes)
             return true
@@ -136,7 +151,7 @@ enum StrictReceiptLane {
         var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
         let creationDate = ReceiptAttributeType.creationDate.rawValue
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
-            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: ReceiptParser.maximumAttributeCount) { slot in
+            forEachAttribute(pointer, in: range) { slot in
                 guard !failed, ASN1Integer.decode(bytes[slot.type]) == Int64(creationDate) else { return }
                 guard !seen else {
                     failure = ReceiptValidationError(
@@ -158,11 +173,29 @@ enum StrictReceiptLane {
         return .some(found)
     }
 
+    /// Visits, in order, every attribute of the payload SET at `range` of `pointer` (at most
+    /// ``ReceiptParser/maximumAttributeCount``): `false` when the SET is not in the strict shape
+    /// (`visit` may then have seen a prefix of the attributes).
+    @inline(__always)
+    private static func forEachAttribute(
+        _ pointer: UnsafeBufferPointer<UInt8>, in range: Range<Int>, _ visit: (ReceiptAttributeSet.Attribute) -> Void
+    ) -> Bool {
+        guard let set = ReceiptAttributeSet(pointer, in: range) else { return false }
+        var attributes = set.makeIterator()
+        var count = 0
+        while let attribute = attributes.next() {
+            guard count < ReceiptParser.maximumAttributeCount else { return false }
+            count += 1
+            visit(attribute)
+        }
+        return !attributes.isMalformed
+    }
+
     /// The number of type 17 attributes of the SET at `range` when it is in the strict shape, else `nil`.
     private static func purchaseCount(_ bytes: [UInt8], in range: Range<Int>) -> Int? {
         var count = 0
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
-            StrictAttributeSet.forEachAttribute(pointer, in: range, maximumCount: ReceiptParser.maximumAttributeCount) { slot in
+            forEachAttribute(pointer, in: range) { slot in
                 if isInAppPurchase(slot, in: bytes) { count += 1 }
             }
         }
@@ -172,7 +205,7 @@ enum StrictReceiptLane {
     /// Whether an attribute's type INTEGER is 17 (a one-octet type is read directly; anything
     /// longer as ``ASN1Integer`` reads it).
     @inline(__always)
-    private static func isInAppPurchase(_ slot: AttributeSlot, in bytes: [UInt8]) -> Bool {
+    private static func isInAppPurchase(_ slot: ReceiptAttributeSet.Attribute, in bytes: [UInt8]) -> Bool {
         let purchase = ReceiptAttributeType.inAppPurchase.rawValue
         if slot.type.count == 1 { return Int(bytes[slot.type.lowerBound]) == purchase }
         return ASN1Integer.decode(bytes[slot.type]) == Int64(purchase)

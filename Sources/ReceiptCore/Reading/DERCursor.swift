@@ -11,7 +11,7 @@ import Darwin
 ///
 /// The one strict DER reader of the package: the certificate and signed-attribute rules, the
 /// verified-chain cache's envelope and template, the GnuTLS adapter's layout of its re-encoding,
-/// the parser's strict lane (``StrictAttributeSet``, ``StrictValueReader``) and the ECDSA signature
+/// the parser's strict lane (``ReceiptAttributeSet``, ``StrictValueReader``) and the ECDSA signature
 /// conversion all read their TLV headers here, and nowhere else. It stays beside swift-asn1's
 /// `DER` parser, which builds a node tree, because it reads in place without allocating: the
 /// benchmark lines that keep it are `parse only (ReceiptParser)` and `full, warm cache`

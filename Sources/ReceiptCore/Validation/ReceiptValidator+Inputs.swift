@@ -64,7 +64,8 @@ extension ReceiptValidator {
     /// Validates the receipt file at `url` and returns everything found, valid or not.
     public func report(contentsOf url: URL) -> ReceiptValidationReport {
         do {
-            return evaluate(try ReceiptLoader.load(contentsOf: url, maximumSize: configuration.maximumReceiptSize))
+            // The bytes read are the validator's own: the parse may give back what it has read.
+            return evaluate(try ReceiptLoader.load(contentsOf: url, maximumSize: configuration.maximumReceiptSize), ownsInput: true)
         } catch {
             return ReceiptValidationReport(failure: error)
         }

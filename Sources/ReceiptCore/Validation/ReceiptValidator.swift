@@ -82,16 +82,18 @@ public struct ReceiptValidator: Sendable {
 
     // MARK: Pipeline
 
-    func evaluate(_ der: [UInt8]) -> ReceiptValidationReport {
+    /// `ownsInput`: `der` is the validator's own (read from a file), and the parse may give back
+    /// the pages of the payload it has read past (``ReadPageRelease``).
+    func evaluate(_ der: [UInt8], ownsInput: Bool = false) -> ReceiptValidationReport {
         var walks = 0
-        return evaluate(der, signedDataWalks: &walks)
+        return evaluate(der, signedDataWalks: &walks, ownsInput: ownsInput)
     }
 
     /// ``evaluate(_:)``, adding to `signedDataWalks` each walk of the input's SignedData — one
     /// for the first reading of its TLV headers, and one more for any later reading that decodes
     /// again a header an earlier one decoded — for the tests that hold it at one per validation
     /// (`SignedDataWalkTests`).
-    package func evaluate(_ der: [UInt8], signedDataWalks: inout Int) -> ReceiptValidationReport {
+    package func evaluate(_ der: [UInt8], signedDataWalks: inout Int, ownsInput: Bool = false) -> ReceiptValidationReport {
         // The bytes are walked once. When the cache holds an entry (so a lookup can hit), the
         // fast path's strict DER reading of the envelope comes first, noting the headers it
         // decodes; on a miss the full path's BER reading continues that walk, taking those
@@ -118,7 +120,7 @@ public struct ReceiptValidator: Sendable {
         }
         var report = ReceiptValidationReport()
         do {
-            try evaluate(reading, envelope: source, into: &report)
+            try evaluate(reading, envelope: source, ownsInput: ownsInput, into: &report)
         } catch {
             report.error = error
         }
@@ -134,7 +136,7 @@ public struct ReceiptValidator: Sendable {
     }
 
     private func evaluate(
-        _ reading: SignedDataReading, envelope source: EnvelopeSource, into report: inout ReceiptValidationReport
+        _ reading: SignedDataReading, envelope source: EnvelopeSource, ownsInput: Bool, into report: inout ReceiptValidationReport
     ) throws(ReceiptValidationError) {
         let der = reading.bytes
         let now = configuration.currentDate()
@@ -200,8 +202,12 @@ public struct ReceiptValidator: Sendable {
 
         // Parsed only now, from the verified bytes (the input's own when the rebuild copied them
         // from it, ``verifyReleasingCanonical``): the parsed receipt and the rebuild's copy of a
-        // large content are never held at once.
-        let receipt = try ReceiptParser.parse(verified.contentSource, range: verified.contentRange)
+        // large content are never held at once. When the content lies in the validator's own
+        // input, nothing reads it after the parse (the cache fill below reads the parts around
+        // it), so the parse gives back its pages as it reads them.
+        let receipt = try ReceiptParser.parse(
+            verified.contentSource, range: verified.contentRange,
+            releasesReadPages: ownsInput && Self.sameStorage(verified.contentSource, der))
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
@@ -291,6 +297,11 @@ public struct ReceiptValidator: Sendable {
         var chain = path.certificates.map { Certificate(derBytes: Array(bytes[$0])) }
         if let anchor = path.anchor, chain.last != anchor { chain.append(anchor) }
         return chain
+    }
+
+    /// Whether two arrays share one storage.
+    private static func sameStorage(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress != nil && a.baseAddress == b.baseAddress } }
     }
 
     /// How far a path's verification got before it failed, in the contract's order of precedence.

@@ -236,6 +236,10 @@ struct VerificationJSONTests {
             values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
             if power <= Int64.max / 10 { power *= 10 }
         }
+        // Every bit length (the writer estimates the digit count from it).
+        for bit in 0..<63 {
+            values += [Int64(1) << bit, (Int64(1) << bit) - 1, -(Int64(1) << bit)]
+        }
         var random = SystemRandomNumberGenerator()
         values += (0..<2_000).map { _ in Int64(bitPattern: random.next()) >> Int64.random(in: 0...62) }
         for capacity in [JSONByteWriter.minimumStageCapacity, 8 * 1024] {
@@ -261,6 +265,8 @@ struct VerificationJSONTests {
             floor(1_583_936_726 / day) * day, floor(1_583_936_726 / day) * day - 0.001, // midnight, just before
             -1, -0.5, -day, -day - 1, -62_135_596_800, // before 1970, year 1
             253_402_300_799.999, 253_402_300_800, -62_135_596_801, .nan, .infinity, // edges, outside
+            0, 86_399, 86_400, 951_782_400, 253_402_300_799, 253_402_300_799, 1e-300, -0.0, // whole seconds, edges
+            1_583_936_726.0000001, 4_102_444_800, 4_102_444_800 + day - 1, -.infinity, // near-whole, 2100
         ]
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         for _ in 0..<3_000 {

@@ -28,7 +28,7 @@ import Testing
 
     /// `payload` parsed by the strict lane and by the general lane (re-encoded).
     private static func bothLanes(_ payload: [UInt8]) throws -> (strict: Outcome, general: Outcome) {
-        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
+        #expect(ReceiptAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
         let reencoded = try ParserLaneDifferentialTests.reencodeAttributeSet(payload[...], inApp: false)
         func outcome(_ bytes: [UInt8]) -> Outcome {
             do throws(ReceiptValidationError) {

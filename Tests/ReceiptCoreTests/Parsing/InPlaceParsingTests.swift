@@ -23,20 +23,6 @@ import ReceiptTestSupport
         return payloads
     }()
 
-    /// The outcome of one parse, comparable: the receipt or the error's code, message and offset.
-    private enum Outcome: Equatable {
-        case receipt(Receipt)
-        case failure(ReceiptValidationError.Code, String, Int?)
-
-        init(_ parse: () throws(ReceiptValidationError) -> Receipt) {
-            do {
-                self = .receipt(try parse())
-            } catch {
-                self = .failure(error.code, error.message, error.offset)
-            }
-        }
-    }
-
     @Test func fixturesAreFound() {
         #expect(Self.payloads.count >= 22)
     }
@@ -46,8 +32,8 @@ import ReceiptTestSupport
         for (name, payload) in Self.payloads {
             let bytes = [UInt8](repeating: 0x30, count: padding) + payload + [UInt8](repeating: 0x04, count: padding / 2 + 1)
             let range = padding..<(padding + payload.count)
-            let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
-            let inPlace = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range) }
+            let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+            let inPlace = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range) }
             #expect(inPlace == expected, "\(name), padding \(padding)")
         }
     }
@@ -57,13 +43,13 @@ import ReceiptTestSupport
         let attribute: [UInt8] = [0x30, 0x0A, 0x02, 0x01, 0x02, 0x02, 0x01, 0x01, 0x04, 0x02, 0x0C, 0x00]
         let payload: [UInt8] = [0x31, UInt8(attribute.count * 2)] + attribute + attribute
         let bytes = [UInt8](repeating: 0, count: 100) + payload
-        let expected = Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+        let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
         guard case .failure(_, _, let offset) = expected else {
             Issue.record("a duplicate bundle id parsed")
             return
         }
         #expect(offset == 2 + attribute.count)
-        #expect(Outcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count) } == expected)
+        #expect(ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: 100..<bytes.count) } == expected)
         let strictOnly = #expect(throws: ReceiptValidationError.self) {
             try ReceiptParser.parse(bytes, range: 100..<bytes.count, lanes: .strictOnly)
         }

@@ -49,7 +49,7 @@ import ReceiptTestSupport
         let strict = try ReceiptParser.parse(container.content)
         let reencoded = try Self.reencodeAttributeSet(container.content[...], inApp: false)
         #expect(reencoded != container.content)
-        #expect(StrictAttributeSet.slots(reencoded, in: 0..<reencoded.count, maximumCount: ReceiptParser.maximumAttributeCount) == nil,
+        #expect(ReceiptAttributeSet.slots(reencoded, in: 0..<reencoded.count, maximumCount: ReceiptParser.maximumAttributeCount) == nil,
                 "the re-encoded payload must not be readable by the strict lane")
         let general = try ReceiptParser.parse(reencoded)
         #expect(general == strict)
@@ -99,7 +99,7 @@ import ReceiptTestSupport
         }
         let payload = DER.set(attributes)
         let reencoded = try Self.reencodeAttributeSet(payload[...], inApp: false)
-        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
+        #expect(ReceiptAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
         let strict = Result { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
         let general = Result { () throws(ReceiptValidationError) in try ReceiptParser.parse(reencoded) }
         switch (strict, general) {

@@ -78,7 +78,7 @@ import Testing
             attributes.append(DER.attribute(17, DER.set(items.map(\.encoded))))
         }
         let payload = DER.set(attributes)
-        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
+        #expect(ReceiptAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: ReceiptParser.maximumAttributeCount) != nil)
         let strict = try ReceiptParser.parse(payload)
         let general = try ReceiptParser.parse(try ParserLaneDifferentialTests.reencodeAttributeSet(payload[...], inApp: false))
         #expect(strict == general)

@@ -167,7 +167,7 @@ enum DER {
         ber += [0x30, 0x81, 0x0B] + Array(DER.attribute(3, DER.utf8("1")).dropFirst(2))
         let payload = [0x31, UInt8(ber.count)] + ber
         #expect(try ReceiptParser.creationDate(in: payload) == RFC3339.parse("2024-01-02T03:04:05Z"))
-        #expect(StrictAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: 10) == nil)
+        #expect(ReceiptAttributeSet.slots(payload, in: 0..<payload.count, maximumCount: 10) == nil)
     }
 
     @Test func duplicateBundleIDIsRejected() {

@@ -29,9 +29,7 @@ import ReceiptTestSupport
             try #require(timeNodes.count == 2)
 
             let read = der.withUnsafeBufferPointer { pointer -> CertificateValidity? in
-                let cursor = DERCursor(pointer)
-                guard let fields = CertificateStructure.tbsFields(cursor) else { return nil }
-                return CertificateValidity(cursor, fields.validity)
+                X509Certificate(DERCursor(pointer))?.tbsCertificate.validity
             }
             let validity = try #require(read, "\(name)")
 
