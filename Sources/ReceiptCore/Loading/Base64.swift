@@ -17,6 +17,11 @@
 /// Kept over the other two, which are a microsecond faster a request but accept neither the two
 /// alphabets mixed, nor whitespace anywhere, nor missing padding (Foundation also needs the text
 /// as a `String` or `Data`, and the other is one more dependency for every library user).
+///
+/// A group of four symbols is then four loads from ``shiftedValues`` (each symbol's bits already
+/// in place) and one 4-byte store: 58,700 → about 36,000 instructions for the 2-purchase text
+/// (callgrind, `receipt-server`), twice as fast on the real receipts, the same bytes as the
+/// decoder before it on them and on 300,000 random texts.
 enum Base64 {
     /// Decodes base64 text bytes, or returns nil when they are not base64.
     static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
@@ -36,26 +41,36 @@ enum Base64 {
         }
     }
 
+    /// ``values`` four times over, the n-th quarter shifted to the n-th symbol's place in a
+    /// group (18, 12, 6 and 0 bits), a byte that is no symbol as ``notASymbol``: whether four
+    /// bytes were all symbols is one test of their OR.
+    private static let shiftedValues: [UInt32] = (0..<4).flatMap { position in
+        values.map { value in value == special ? notASymbol : UInt32(value) << (18 - 6 * position) }
+    }
+
+    private static let notASymbol: UInt32 = 1 << 31
+
     private static let special: UInt8 = 0xFF
 
     private static func decode(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let capacity = text.count / 4 * 3 + 3
         var isValid = true
-        let output = values.withUnsafeBufferPointer { table in
+        let output = shiftedValues.withUnsafeBufferPointer { shifted in
             [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
-                // Whole groups of four symbols.
                 var index = 0
                 var count = 0
-                while index &+ 4 <= text.count {
-                    let a = table[Int(text[index])], b = table[Int(text[index &+ 1])]
-                    let c = table[Int(text[index &+ 2])], d = table[Int(text[index &+ 3])]
-                    guard (a | b | c | d) & 0xC0 == 0 else { break }
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[count] = UInt8(truncatingIfNeeded: group >> 16)
-                    out[count &+ 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    out[count &+ 2] = UInt8(truncatingIfNeeded: group)
-                    count &+= 3
-                    index &+= 4
+                if let base = out.baseAddress.map(UnsafeMutableRawPointer.init) {
+                    // Whole groups of four symbols, each stored as four bytes (big-endian; the
+                    // fourth is overwritten by the next group or left beyond `written`): `count + 4`
+                    // stays within `capacity`, since `index + 4 <= text.count`.
+                    while index &+ 4 <= text.count {
+                        let group = shifted[Int(text[index])] | shifted[256 &+ Int(text[index &+ 1])]
+                            | shifted[512 &+ Int(text[index &+ 2])] | shifted[768 &+ Int(text[index &+ 3])]
+                        guard group & notASymbol == 0 else { break }
+                        base.storeBytes(of: (group << 8).bigEndian, toByteOffset: count, as: UInt32.self)
+                        count &+= 3
+                        index &+= 4
+                    }
                 }
                 // The rest, symbol by symbol: whitespace, padding, a last partial group.
                 var accumulator: UInt32 = 0
@@ -65,8 +80,9 @@ enum Base64 {
                 scan: while index < text.count {
                     let character = text[index]
                     index &+= 1
-                    let value = table[Int(character)]
-                    if value == special {
+                    // The last quarter: the symbol's value unshifted.
+                    let value = shifted[768 &+ Int(character)]
+                    if value & notASymbol != 0 {
                         switch character {
                         case 0x3D:  // =
                             padding += 1
@@ -87,7 +103,7 @@ enum Base64 {
                         break scan
                     }
                     symbols += 1
-                    accumulator = (accumulator << 6) | UInt32(value)
+                    accumulator = (accumulator << 6) | value
                     bits += 6
                     if bits >= 8 {
                         bits -= 8

@@ -128,6 +128,19 @@ public struct InAppPurchase: Hashable, Sendable, Codable {
         self.cancellationDate = cancellationDate
     }
 
+    /// A purchase with every field absent, for the parser to fill in place. Its stored properties
+    /// take their defaults directly: built through the public initializer, whose arguments go
+    /// through the property setters, the strict lane also built, copied and destroyed a second
+    /// empty purchase for every purchase it appended (`receipt-bench --loop parse` under
+    /// callgrind: 5,000 copies and destroys per parse of a 5000-purchase receipt).
+    @inline(__always)
+    static var empty: InAppPurchase { InAppPurchase(absentFields: ()) }
+
+    @inline(__always)
+    private init(absentFields: Void) {
+        otherAttributes = []
+    }
+
     /// Whether the purchase was cancelled (refunded).
     public var isCancelled: Bool { cancellationDate != nil }
 

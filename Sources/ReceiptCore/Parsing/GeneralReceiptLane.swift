@@ -23,7 +23,7 @@ enum GeneralReceiptLane {
                 continue
             }
             try ReceiptParser.checkRoomForPurchase(after: receipt.inAppPurchases.count, offset: field.offset)
-            receipt.inAppPurchases.append(InAppPurchase())
+            receipt.inAppPurchases.append(.empty)
             try ReceiptParser.decodeInAppPurchase(
                 valueIsConstructed: field.valueIsConstructed, valueContent: field.valueContent,
                 constructedValue: field.valueIsConstructed ? field.valueBytes() : [], bytes: payload,
@@ -83,7 +83,7 @@ enum GeneralReceiptLane {
                 offset: base + root.offset
             )
         }
-        var purchase = InAppPurchase()
+        var purchase = InAppPurchase.empty
         var memo = RawAttributeListMemo()  // never begun: raw attributes are appended as they come
         var builder = InAppPurchaseBuilder(beginning: &memo, readingFrom: nil)
         for attribute in root.children {

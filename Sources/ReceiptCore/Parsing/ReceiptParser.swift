@@ -64,14 +64,19 @@ public enum ReceiptParser {
     /// `releasesReadPages`: the strict lane gives back the pages it has read past
     /// (``ReadPageRelease``), for bytes nothing reads again once they are parsed.
     ///
+    /// `knownPurchaseCount`: the purchase count ``creationDate(in:range:purchaseCount:)`` gave for
+    /// these same bytes and range (the strict lane then does not walk the SET again to count
+    /// them); `nil` when there is none.
+    ///
     /// - Returns: `nil` only with ``Lanes/strictOnly``.
     static func parse(
-        _ bytes: [UInt8], range: Range<Int>, lanes: Lanes, releasesReadPages: Bool = false
+        _ bytes: [UInt8], range: Range<Int>, lanes: Lanes, releasesReadPages: Bool = false, knownPurchaseCount: Int? = nil
     ) throws(ReceiptValidationError) -> Receipt? {
         try checkPayloadRange(range, in: bytes)
         do {
             if let receipt = try StrictReceiptLane.receipt(
-                bytes, in: range, limitIsError: lanes == .strictThenGeneral, releasesReadPages: releasesReadPages) {
+                bytes, in: range, limitIsError: lanes == .strictThenGeneral, releasesReadPages: releasesReadPages,
+                knownPurchaseCount: knownPurchaseCount) {
                 return receipt
             }
         } catch {
@@ -86,9 +91,12 @@ public enum ReceiptParser {
     /// ``parse(_:range:lanes:releasesReadPages:)`` with both lanes, which always gives a receipt
     /// or throws.
     static func parse(
-        _ bytes: [UInt8], range: Range<Int>, releasesReadPages: Bool = false
+        _ bytes: [UInt8], range: Range<Int>, releasesReadPages: Bool = false, knownPurchaseCount: Int? = nil
     ) throws(ReceiptValidationError) -> Receipt {
-        guard let receipt = try parse(bytes, range: range, lanes: .strictThenGeneral, releasesReadPages: releasesReadPages) else {
+        guard let receipt = try parse(
+            bytes, range: range, lanes: .strictThenGeneral, releasesReadPages: releasesReadPages,
+            knownPurchaseCount: knownPurchaseCount)
+        else {
             throw ReceiptValidationError(.malformedReceipt, "The receipt payload could not be read.", offset: 0)
         }
         return receipt
@@ -105,10 +113,22 @@ public enum ReceiptParser {
     /// strict DER, otherwise from a copy through the general reader; the same result, and error
     /// offsets relative to the payload, as ``parse(_:range:lanes:releasesReadPages:)`` gives them.
     static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date? {
+        var purchaseCount: Int?
+        return try creationDate(in: bytes, range: range, purchaseCount: &purchaseCount)
+    }
+
+    /// ``creationDate(in:range:)``, also giving the number of in-app purchases (type 17
+    /// attributes) its walk counted: set whenever the payload is strict DER in the strict lane's
+    /// shape (whether or not this throws), else `nil`. A parse of the same bytes and range takes it
+    /// as `knownPurchaseCount` instead of counting them again.
+    static func creationDate(
+        in bytes: [UInt8], range: Range<Int>, purchaseCount: inout Int?
+    ) throws(ReceiptValidationError) -> Date? {
+        purchaseCount = nil
         try checkPayloadRange(range, in: bytes)
         let strictDate: Date??
         do {
-            strictDate = try StrictReceiptLane.creationDate(in: bytes, range: range)
+            strictDate = try StrictReceiptLane.creationDate(in: bytes, range: range, purchaseCount: &purchaseCount)
         } catch {
             var rebased = error
             rebased.offset = error.offset.map { $0 - range.lowerBound }

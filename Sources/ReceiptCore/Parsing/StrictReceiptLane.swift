@@ -21,10 +21,16 @@ enum StrictReceiptLane {
     /// `releasesReadPages` (with `limitIsError`; the validator's own input only): the pages read
     /// past are given back while the purchases are built (``ReadPageRelease``); `bytes` holds
     /// zeros there afterwards.
+    ///
+    /// `knownPurchaseCount`: the number of type 17 attributes of the SET at `range` of these same
+    /// bytes, counted by a walk that found the SET in the strict shape
+    /// (``creationDate(in:range:purchaseCount:)``, the validator's inspection of the same input);
+    /// `nil`: counted here, in a walk of its own.
     static func receipt(
-        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool, releasesReadPages: Bool = false
+        _ bytes: [UInt8], in range: Range<Int>, limitIsError: Bool, releasesReadPages: Bool = false,
+        knownPurchaseCount: Int? = nil
     ) throws(ReceiptValidationError) -> Receipt? {
-        guard let expectedPurchases = purchaseCount(bytes, in: range) else { return nil }
+        guard let expectedPurchases = knownPurchaseCount ?? purchaseCount(bytes, in: range) else { return nil }
         // The walk below reads only from the attribute at hand on: the SET's shape is checked whole
         // above, so it never returns to a released page (or falls back to the general lane).
         var release = releasesReadPages && limitIsError ? ReadPageRelease(payloadStart: range.lowerBound) : nil
@@ -62,7 +68,7 @@ enum StrictReceiptLane {
                 guard !failed else { continue }
                 do throws(ReceiptValidationError) {
                     if isPurchase {
-                        receipt.inAppPurchases.append(InAppPurchase())
+                        receipt.inAppPurchases.append(.empty)
                         try ReceiptParser.decodeInAppPurchase(
                             valueIsConstructed: false, valueContent: slot.value, constructedValue: [], bytes: bytes,
                             into: &receipt.inAppPurchases[receipt.inAppPurchases.count &- 1], memo: &memo)
@@ -133,7 +139,7 @@ enum StrictReceiptLane {
             return true
         }
         guard isStrict else {
-            purchase = InAppPurchase()
+            purchase = .empty
             return false
         }
         if let failure { throw failure }
@@ -144,18 +150,29 @@ enum StrictReceiptLane {
     /// `nil` when the SET is not in the strict shape, `.some(nil)` when attribute 12 is absent or
     /// empty. Throws when it appears twice or its date is malformed (the first of these in encoded
     /// order), only once the whole SET is known to be in the strict shape.
-    static func creationDate(in bytes: [UInt8], range: Range<Int>) throws(ReceiptValidationError) -> Date?? {
+    ///
+    /// The same walk counts the SET's type 17 attributes: `purchaseCount` is set to that count
+    /// whenever the SET is in the strict shape (whether or not this throws), and to `nil` otherwise
+    /// — the count ``receipt(_:in:limitIsError:releasesReadPages:knownPurchaseCount:)`` takes for
+    /// the same bytes instead of walking them again.
+    static func creationDate(
+        in bytes: [UInt8], range: Range<Int>, purchaseCount: inout Int?
+    ) throws(ReceiptValidationError) -> Date?? {
         var found: Date?
         var seen = false
         var failure: ReceiptValidationError?
         var failed = false  // failure != nil, kept as a flag: comparing the optional error copies it
-        let creationDate = ReceiptAttributeType.creationDate.rawValue
+        var purchases = 0
         let isStrict = bytes.withUnsafeBufferPointer { pointer in
             forEachAttribute(pointer, in: range) { slot in
-                guard !failed, ASN1Integer.decode(bytes[slot.type]) == Int64(creationDate) else { return }
+                if isInAppPurchase(slot, in: bytes) {
+                    purchases &+= 1
+                    return
+                }
+                guard !failed, isCreationDate(slot, in: bytes) else { return }
                 guard !seen else {
-                    failure = ReceiptValidationError(
-                        .malformedReceipt, "Attribute type \(creationDate) appears more than once.", offset: slot.offset)
+                    let type = ReceiptAttributeType.creationDate.rawValue
+                    failure = ReceiptValidationError(.malformedReceipt, "Attribute type \(type) appears more than once.", offset: slot.offset)
                     failed = true
                     return
                 }
@@ -168,6 +185,7 @@ enum StrictReceiptLane {
                 }
             }
         }
+        purchaseCount = isStrict ? purchases : nil
         guard isStrict else { return nil }
         if let failure { throw failure }
         return .some(found)
@@ -200,6 +218,15 @@ enum StrictReceiptLane {
             }
         }
         return isStrict ? count : nil
+    }
+
+    /// Whether an attribute's type INTEGER is 12, the creation date (read as
+    /// ``isInAppPurchase(_:in:)`` reads its type).
+    @inline(__always)
+    private static func isCreationDate(_ slot: ReceiptAttributeSet.Attribute, in bytes: [UInt8]) -> Bool {
+        let creationDate = ReceiptAttributeType.creationDate.rawValue
+        if slot.type.count == 1 { return Int(bytes[slot.type.lowerBound]) == creationDate }
+        return ASN1Integer.decode(bytes[slot.type]) == Int64(creationDate)
     }
 
     /// Whether an attribute's type INTEGER is 17 (a one-octet type is read directly; anything

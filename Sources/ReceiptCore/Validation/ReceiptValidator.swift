@@ -205,9 +205,13 @@ public struct ReceiptValidator: Sendable {
         // large content are never held at once. When the content lies in the validator's own
         // input, nothing reads it after the parse (the cache fill below reads the parts around
         // it), so the parse gives back its pages as it reads them.
+        // The inspection's walk counted the purchases of these very bytes when the content lies
+        // at the range it read of the input itself.
+        let inInput = Self.sameStorage(verified.contentSource, der)
+        let knownPurchaseCount = inspection.purchases.flatMap { inInput && $0.payload == verified.contentRange ? $0.count : nil }
         let receipt = try ReceiptParser.parse(
             verified.contentSource, range: verified.contentRange,
-            releasesReadPages: ownsInput && Self.sameStorage(verified.contentSource, der))
+            releasesReadPages: ownsInput && inInput, knownPurchaseCount: knownPurchaseCount)
         report.receipt = receipt
         if let policyError { throw policyError }
         if inspection.isReadable, unverifiedCreationDate != nil {
@@ -322,6 +326,18 @@ public struct ReceiptValidator: Sendable {
         var embedsOnlyStoreKitCertificate = false
         /// The payload's creation date, if readable.
         var creationDate: Date?
+        /// Where the payload lies in the input and how many in-app purchases the creation date's
+        /// walk counted in it, when that walk read it in place and found it strict DER: the parse
+        /// of the same range of the same bytes then does not walk it again to count them.
+        var purchases: (payload: Range<Int>, count: Int)?
+
+        /// Reads the creation date of the payload at `range` of `der` in place, keeping the
+        /// purchase count its walk gives.
+        mutating func readCreationDate(in der: [UInt8], range: Range<Int>) {
+            var count: Int?
+            creationDate = (try? ReceiptParser.creationDate(in: der, range: range, purchaseCount: &count)) ?? nil
+            purchases = count.map { (payload: range, count: $0) }
+        }
     }
 
     /// Checks a backend's claim to have verified the content in place: the input holds exactly
@@ -362,7 +378,7 @@ public struct ReceiptValidator: Sendable {
             guard let content = try? structure.reader.stringContent(of: eContent) else { return inspection }
             inspection.creationDate = (try? ReceiptParser.creationDate(in: content)) ?? nil
         } else {
-            inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: eContent.contentStart..<eContent.contentEnd)) ?? nil
+            inspection.readCreationDate(in: der, range: eContent.contentStart..<eContent.contentEnd)
         }
         inspection.isReadable = true
         return inspection
@@ -376,7 +392,7 @@ public struct ReceiptValidator: Sendable {
         inspection.isReadable = true
         inspection.embedsOnlyStoreKitCertificate = storeKitTrustStore != nil
             && envelope.certificatesAreExactly(configuration.storeKitTestCertificate.derBytes, in: der)
-        inspection.creationDate = (try? ReceiptParser.creationDate(in: der, range: envelope.content)) ?? nil
+        inspection.readCreationDate(in: der, range: envelope.content)
         return inspection
     }
 

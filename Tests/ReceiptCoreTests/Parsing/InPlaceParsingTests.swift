@@ -67,6 +67,36 @@ import ReceiptTestSupport
         }
     }
 
+    /// The creation date's walk counts the purchases (type 17 attributes) of a strict payload, and
+    /// the parse that takes that count gives what the parse that counts them itself gives.
+    @Test func creationDateWalkCountsThePurchasesTheParseTakes() {
+        var counted = 0
+        var notStrict = 0
+        for (name, payload) in Self.payloads {
+            let bytes = [UInt8](repeating: 0, count: 5) + payload + [0]
+            let range = 5..<(5 + payload.count)
+            var count: Int?
+            let withCount = Result { () throws(ReceiptValidationError) in
+                try ReceiptParser.creationDate(in: bytes, range: range, purchaseCount: &count)
+            }
+            #expect(withCount == Result { () throws(ReceiptValidationError) in try ReceiptParser.creationDate(in: payload) }, "\(name)")
+            guard let count else {
+                notStrict += 1
+                continue
+            }
+            counted += 1
+            let expected = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(payload) }
+            let taken = ParseOutcome { () throws(ReceiptValidationError) in try ReceiptParser.parse(bytes, range: range, knownPurchaseCount: count) }
+            #expect(taken == expected, "\(name)")
+            if let receipt = try? ReceiptParser.parse(payload) {
+                #expect(receipt.inAppPurchases.count == count, "\(name)")
+            }
+        }
+        // Both kinds are among the fixtures: strict payloads (counted) and BER ones (not).
+        #expect(counted >= 10)
+        #expect(notStrict >= 1)
+    }
+
     @Test func aRangeOutsideTheBytesIsAnErrorNotATrap() {
         let bytes = DER.set([DER.attribute(12, DER.ia5("2024-01-02T03:04:05Z"))])
         for range in [-1..<3, 0..<(bytes.count + 1), (bytes.count + 2)..<(bytes.count + 4)] {

@@ -50,7 +50,7 @@ struct VerifyReceiptController: Sendable {
         let endpoint = service.endpoint
         let readiness = service.readiness
         let keepsState = service.state != nil
-        let judged = await service.pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, BackendFault?, Bool) in
+        let judged = await service.pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, BackendFault?, Bool, [String]) in
             // The body is read once: as `endpoint.respond(toBody:)` reads it, keeping
             // `exclude-old-transactions` for the stored state's merge.
             let request: AppleVerifyReceiptRequest
@@ -59,17 +59,18 @@ struct VerifyReceiptController: Sendable {
             } catch {
                 let (refused, fault) = Self.judge(
                     AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message), readiness: readiness)
-                return (JSONAnswer(refused), refused, fault, false)
+                return (JSONAnswer(refused), refused, fault, false, [])
             }
             let (response, fault) = Self.judge(endpoint.respond(to: request), readiness: readiness)
             let excludesOld = request.excludesOldTransactions
             // With stored state for the receipt's subscriptions to merge, the answer is written after the read.
-            if keepsState, !StatefulVerifyReceiptResponse.originalTransactionIDs(of: response).isEmpty {
-                return (nil, response, fault, excludesOld)
+            if keepsState {
+                let ids = StatefulVerifyReceiptResponse.originalTransactionIDs(of: response)
+                if !ids.isEmpty { return (nil, response, fault, excludesOld, ids) }
             }
-            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response, fault, excludesOld)
+            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response, fault, excludesOld, [])
         }
-        guard let (written, response, fault, excludesOld) = judged else {
+        guard let (written, response, fault, excludesOld, ids) = judged else {
             var overloaded = answer(
                 AppleVerifyReceiptResponse(
                     status: .badRequest, code: HTTPFailureCode.overloaded,
@@ -85,7 +86,7 @@ struct VerifyReceiptController: Sendable {
             ])
         }
         let answer = if let written { written } else {
-            await service.statefulAnswer(response, excludesOldTransactions: excludesOld, echoedReceiptSize: body.readableBytes)
+            await service.statefulAnswer(response, ids: ids, excludesOldTransactions: excludesOld, echoedReceiptSize: body.readableBytes)
         }
         record(httpStatus: answer.status, status: response.status, started: started)
         return answer

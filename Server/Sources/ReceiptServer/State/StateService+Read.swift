@@ -58,11 +58,17 @@ extension StateService {
     /// into the outgoing buffer. With no subscription in the answer it is `response` alone, which
     /// ``StatefulVerifyReceiptResponse`` writes byte for byte as `response.jsonBytes()`.
     public func merged(_ response: AppleVerifyReceiptResponse, excludesOldTransactions: Bool) async -> StatefulVerifyReceiptResponse {
-        let ids = StatefulVerifyReceiptResponse.originalTransactionIDs(of: response)
+        await merged(response, ids: StatefulVerifyReceiptResponse.originalTransactionIDs(of: response), excludesOldTransactions: excludesOldTransactions)
+    }
+
+    /// ``merged(_:excludesOldTransactions:)`` with `ids`, the response's
+    /// ``StatefulVerifyReceiptResponse/originalTransactionIDs(of:)``, found already (on the
+    /// validation thread).
+    func merged(_ response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool) async -> StatefulVerifyReceiptResponse {
         guard !ids.isEmpty else { return StatefulVerifyReceiptResponse(response) }
         do {
             let states = try await reader.states(of: ids)
-            return StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: excludesOldTransactions)
+            return StatefulVerifyReceiptResponse(merging: states, into: response, ids: ids, excludesOldTransactions: excludesOldTransactions)
         } catch {
             var alone = response
             alone.failure = AppleVerifyReceiptResponse.Failure(

@@ -18,17 +18,27 @@ func withDeadline<T: Sendable>(
             return .failure(error)
         }
     }
-    switch outcome {
-    case .finished(.success(let value)):
-        return value
-    case .finished(.failure(let error as TokenStoreError)):
-        throw error
-    case .finished(.failure(is CancellationError)), .cancelled:
-        throw TokenStoreError(.timeout, "\(what): cancelled")
-    case .finished(.failure(let error)):
-        throw TokenStoreError(.unavailable, "\(what): \(describe(error))")
-    case .timedOut:
-        throw TokenStoreError(.timeout, "\(what): the database did not answer within \(seconds) s")
+    return try outcome.value(seconds, what, describe: describe)
+}
+
+extension BoundedOutcome {
+    /// The operation's value, or its failure as a ``TokenStoreError``: `timeout` when the time
+    /// passed or the wait was cancelled, `unavailable` (with `describe`) for any other failure.
+    func value<Value>(
+        _ seconds: Double, _ what: String, describe: (any Error) -> String
+    ) throws(TokenStoreError) -> Value where T == Result<Value, any Error> {
+        switch self {
+        case .finished(.success(let value)):
+            return value
+        case .finished(.failure(let error as TokenStoreError)):
+            throw error
+        case .finished(.failure(is CancellationError)), .cancelled:
+            throw TokenStoreError(.timeout, "\(what): cancelled")
+        case .finished(.failure(let error)):
+            throw TokenStoreError(.unavailable, "\(what): \(describe(error))")
+        case .timedOut:
+            throw TokenStoreError(.timeout, "\(what): the database did not answer within \(seconds) s")
+        }
     }
 }
 
@@ -51,14 +61,26 @@ enum BoundedOutcome<T: Sendable>: Sendable {
 /// not a timer task a call: a stateful `verifyReceipt` makes a store call per request), so a wait
 /// may end up to ``DeadlineWatch/tick`` after its time.
 func boundedWait<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async -> T) async -> BoundedOutcome<T> {
+    await boundedWait(seconds) { finish in
+        let work = Task { finish(await operation()) }
+        return { work.cancel() }
+    }
+}
+
+/// ``boundedWait(_:_:)`` for work that is not a task: `start` begins it (on a thread of its own,
+/// say) and hands it `finish`, to call with its result when it ends; what `start` returns is
+/// called once the race is lost (on time or cancellation) to stop it, if it can. No task is made.
+func boundedWait<T: Sendable>(
+    _ seconds: Double, starting start: (_ finish: @escaping @Sendable (T) -> Void) -> @Sendable () -> Void
+) async -> BoundedOutcome<T> {
     let race = BoundedRace<T>()
     return await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<BoundedOutcome<T>, Never>) in
             guard race.wait(continuation) else { return }
-            let work = Task { race.finish(.finished(await operation())) }
+            let stop = start { race.finish(.finished($0)) }
             let deadline = ContinuousClock.now + .milliseconds(Int64(max(seconds, 0) * 1000))
             let watch = DeadlineWatch.shared.add(deadline) { race.finish(.timedOut) }
-            race.hold(work: work, watch: watch)
+            race.hold(stop: stop, watch: watch)
         }
     } onCancel: {
         race.finish(.cancelled)
@@ -66,13 +88,13 @@ func boundedWait<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendabl
 }
 
 /// The shared part of a ``boundedWait(_:_:)``: the continuation, resumed by the first finisher
-/// only, the operation's task, cancelled once it is (cancelling an ended task does nothing), and
-/// its entry in ``DeadlineWatch/shared``, removed then.
+/// only, the operation's stop, called once it is (stopping an ended task does nothing), and its
+/// entry in ``DeadlineWatch/shared``, removed then.
 private final class BoundedRace<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<BoundedOutcome<T>, Never>?
         var outcome: BoundedOutcome<T>?
-        var work: Task<Void, Never>?
+        var stop: (@Sendable () -> Void)?
         var watch: DeadlineWatch.Entry?
     }
 
@@ -91,35 +113,35 @@ private final class BoundedRace<T: Sendable>: Sendable {
         return false
     }
 
-    /// Keeps the operation's task and the deadline's entry to end when the race ends, or ends
+    /// Keeps the operation's stop and the deadline's entry to use when the race ends, or uses
     /// them now when it has.
-    func hold(work: Task<Void, Never>, watch: DeadlineWatch.Entry) {
+    func hold(stop: @escaping @Sendable () -> Void, watch: DeadlineWatch.Entry) {
         let over = state.withLockedValue { state -> Bool in
             guard state.outcome == nil else { return true }
-            state.work = work
+            state.stop = stop
             state.watch = watch
             return false
         }
         if over {
-            work.cancel()
+            stop()
             DeadlineWatch.shared.remove(watch)
         }
     }
 
     /// Ends the race with `outcome` unless it has ended already.
     func finish(_ outcome: BoundedOutcome<T>) {
-        let taken = state.withLockedValue { state -> (CheckedContinuation<BoundedOutcome<T>, Never>?, Task<Void, Never>?, DeadlineWatch.Entry?)? in
+        let taken = state.withLockedValue { state -> (CheckedContinuation<BoundedOutcome<T>, Never>?, (@Sendable () -> Void)?, DeadlineWatch.Entry?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer {
                 state.continuation = nil
-                state.work = nil
+                state.stop = nil
                 state.watch = nil
             }
-            return (state.continuation, state.work, state.watch)
+            return (state.continuation, state.stop, state.watch)
         }
-        guard let (continuation, work, watch) = taken else { return }
-        work?.cancel()
+        guard let (continuation, stop, watch) = taken else { return }
+        if case .finished = outcome {} else { stop?() }
         if let watch { DeadlineWatch.shared.remove(watch) }
         continuation?.resume(returning: outcome)
     }

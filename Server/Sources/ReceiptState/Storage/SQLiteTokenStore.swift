@@ -9,15 +9,20 @@ import SQLiteNIO
 ///
 /// One connection in SQLite's serialized mode; every write is a single statement, so calls may
 /// overlap. Several processes may open the same file (`busy_timeout` makes a writer wait its turn).
+/// The reads made on every request (``digests(forOriginalTransactionIDs:)``, ``ping()``) go
+/// through a second, read-only connection with its statements kept (``SQLiteReadThread``).
 public final class SQLiteTokenStore: TokenStore {
     private let connection: SQLiteConnection
+    /// The request path's reads; nil where a second connection does not see the store (in memory).
+    private let reads: SQLiteReadThread?
     private let limits: TokenStoreLimits
     private let logger: Logger
     /// The file, as opened.
     public let path: String
 
-    private init(connection: SQLiteConnection, path: String, limits: TokenStoreLimits, logger: Logger) {
+    private init(connection: SQLiteConnection, reads: SQLiteReadThread?, path: String, limits: TokenStoreLimits, logger: Logger) {
         self.connection = connection
+        self.reads = reads
         self.path = path
         self.limits = limits
         self.logger = logger
@@ -31,20 +36,19 @@ public final class SQLiteTokenStore: TokenStore {
         } catch {
             throw TokenStoreError(.unavailable, "the SQLite database \(path) could not be opened: \(error)")
         }
-        let store = SQLiteTokenStore(connection: connection, path: path, limits: limits, logger: logger)
         do {
-            try await store.prepare()
+            try await prepare(connection, path: path, limits: limits)
         } catch {
             try? await connection.close()
             throw error
         }
-        return store
+        let reads = await SQLiteReadThread.open(path: path, busyTimeoutMilliseconds: Int32(max(limits.operationTimeout, 1) * 1000))
+        return SQLiteTokenStore(connection: connection, reads: reads, path: path, limits: limits, logger: logger)
     }
 
     /// Sets the connection's durability and waits, and applies the migrations not yet applied, in
     /// one immediate transaction (a second process opening the file at once waits for it).
-    private func prepare() async throws(TokenStoreError) {
-        let connection = self.connection
+    private static func prepare(_ connection: SQLiteConnection, path: String, limits: TokenStoreLimits) async throws(TokenStoreError) {
         let timeout = max(limits.operationTimeout, 1)
         try await withDeadline(timeout * 4, "preparing \(path)", describe: Self.describe) {
             _ = try await connection.query("PRAGMA busy_timeout = \(Int(timeout * 1000))")
@@ -125,6 +129,16 @@ public final class SQLiteTokenStore: TokenStore {
         guard ids.count <= limits.maximumIDsPerRead else {
             throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
         }
+        if let reads {
+            return try await reads.run(limits.operationTimeout, "reading token digests") { connection throws(TokenStoreError) in
+                var entries: [TokenDigestEntry] = []
+                try connection.rows(.digests(count: ids.count), ids) { row in
+                    guard !row.isNull(0), !row.isNull(1) else { return }
+                    entries.append(TokenDigestEntry(digest: row.text(0), originalTransactionID: row.text(1)))
+                }
+                return entries
+            }
+        }
         let sql = StoreSchema.selectDigestsByOriginalTransactionIDs(count: ids.count, dialect: .sqlite)
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading token digests", describe: Self.describe) {
@@ -173,6 +187,11 @@ public final class SQLiteTokenStore: TokenStore {
     }
 
     public func ping() async throws(TokenStoreError) {
+        if let reads {
+            return try await reads.run(limits.operationTimeout, "checking the database") { connection throws(TokenStoreError) in
+                try connection.rows(.ping, []) { _ in }
+            }
+        }
         let connection = self.connection
         _ = try await withDeadline(limits.operationTimeout, "checking the database", describe: Self.describe) {
             try await connection.query("SELECT 1")
@@ -184,8 +203,12 @@ public final class SQLiteTokenStore: TokenStore {
     /// Past the bound the close is left to finish on its own, and a warning says so.
     public func close() async {
         let connection = self.connection
+        let reads = self.reads
         let bound = max(limits.operationTimeout, 1)
-        switch await boundedWait(bound, { try? await connection.close() }) {
+        switch await boundedWait(bound, {
+            await reads?.close()
+            try? await connection.close()
+        }) {
         case .finished:
             break
         case .timedOut:

@@ -1,0 +1,199 @@
+import NIOPosix
+// sqlite-nio's own SQLite (the library SQLiteNIO is built on): one SQLite in the process, so the
+// file locks of both connections are kept by the same code.
+import VaporCSQLite
+
+/// The embedded store's reads on the request path — the digests a stateful `verifyReceipt` asks
+/// for on every request, and `/health`'s ping — on a second connection to the same file, owned by
+/// a thread of its own, its statements prepared once and kept.
+///
+/// Through SQLiteNIO each such read prepared its statement again, ran on NIO's shared blocking
+/// pool, handed every row to an event loop, and was awaited from a task of its own (the deadline):
+/// SQLite was in 8.8 % of the server's CPU samples under a 2-purchase `verifyReceipt` load, 2.8 %
+/// preparing (perf, Benchmarks/RESULTS.md, 2026-11-27). Here a read is one job on this thread,
+/// awaited within the same deadline (``boundedWait(_:starting:)``, no task made): a read that
+/// does not end in time is answered `timeout` and left to end on its own, as before.
+///
+/// The connection is read-only (`query_only`): writes and migrations stay on SQLiteNIO's
+/// connection. In WAL mode a read sees every transaction committed before it began, on either
+/// connection.
+final class SQLiteReadThread: Sendable {
+    private let thread: NIOThreadPool
+    private let connection: SQLiteReadConnection
+
+    private init(thread: NIOThreadPool, connection: SQLiteReadConnection) {
+        self.thread = thread
+        self.connection = connection
+    }
+
+    /// Opens the second connection to `path` on a thread of its own; nil (and the thread ended)
+    /// when it cannot read the store's table there — an in-memory database, which a second
+    /// connection does not share.
+    static func open(path: String, busyTimeoutMilliseconds: Int32) async -> SQLiteReadThread? {
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        let connection = try? await thread.runIfActive { () -> SQLiteReadConnection? in
+            let connection = try? SQLiteReadConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            // The statement every request uses, prepared now: it fails where the table is not seen.
+            guard let connection, (try? connection.statement(.digests(count: 1))) != nil else { return nil }
+            return connection
+        }
+        guard let connection else {
+            try? await thread.shutdownGracefully()
+            return nil
+        }
+        return SQLiteReadThread(thread: thread, connection: connection)
+    }
+
+    /// Runs `work` on the thread with the connection, waiting at most `seconds` for it.
+    func run<T: Sendable>(
+        _ seconds: Double, _ what: String, _ work: @escaping @Sendable (SQLiteReadConnection) throws(TokenStoreError) -> T
+    ) async throws(TokenStoreError) -> T {
+        let connection = self.connection
+        let thread = self.thread
+        let outcome = await boundedWait(seconds) { (finish: @escaping @Sendable (Result<T, any Error>) -> Void) in
+            thread.submit { state in
+                guard case .active = state else {
+                    return finish(.failure(TokenStoreError(.unavailable, "\(what): the store is closed")))
+                }
+                do throws(TokenStoreError) {
+                    finish(.success(try work(connection)))
+                } catch {
+                    finish(.failure(error))
+                }
+            }
+            return {}
+        }
+        return try outcome.value(seconds, what) { "SQLite: \($0)" }
+    }
+
+    /// Closes the connection (on its thread, after the reads queued before) and ends the thread.
+    func close() async {
+        let connection = self.connection
+        _ = try? await thread.runIfActive { connection.close() }
+        try? await thread.shutdownGracefully()
+    }
+}
+
+/// One read-only SQLite connection and its prepared statements, used on one thread at a time
+/// (``SQLiteReadThread``'s). Closed once: by ``close()`` or in `deinit`.
+final class SQLiteReadConnection: @unchecked Sendable {
+    /// The statements kept.
+    enum Query: Hashable {
+        /// `SELECT 1`.
+        case ping
+        /// ``StoreSchema/selectDigestsByOriginalTransactionIDs(count:dialect:)``.
+        case digests(count: Int)
+
+        var sql: String {
+            switch self {
+            case .ping: "SELECT 1"
+            case .digests(let count): StoreSchema.selectDigestsByOriginalTransactionIDs(count: count, dialect: .sqlite)
+            }
+        }
+    }
+
+    private var handle: OpaquePointer?
+    private var statements: [Query: SQLitePreparedStatement] = [:]
+
+    /// Opens the file at `path` (which must exist), read-only, waiting `busyTimeoutMilliseconds`
+    /// at most for a lock.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(TokenStoreError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
+        let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        self.handle = handle  // closed in deinit, opened or not (SQLite hands a handle to close either way)
+        guard opened == SQLITE_OK, let handle else {
+            throw TokenStoreError(.unavailable, "the SQLite database \(path) could not be opened for reading: \(Self.message(handle, opened))")
+        }
+        sqlite_nio_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        let readOnly = sqlite_nio_sqlite3_exec(handle, "PRAGMA query_only = 1", nil, nil, nil)
+        guard readOnly == SQLITE_OK else {
+            throw TokenStoreError(.unavailable, "the SQLite connection could not be made read-only: \(Self.message(handle, readOnly))")
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Finalizes the statements and closes the connection; nothing when closed already.
+    func close() {
+        statements.removeAll()
+        if let handle { sqlite_nio_sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// The statement for `query`, prepared on first use.
+    func statement(_ query: Query) throws(TokenStoreError) -> SQLitePreparedStatement {
+        if let statement = statements[query] { return statement }
+        guard let handle else { throw TokenStoreError(.unavailable, "the SQLite read connection is closed") }
+        var prepared: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, query.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard result == SQLITE_OK, let prepared else {
+            sqlite_nio_sqlite3_finalize(prepared)
+            throw TokenStoreError(.unavailable, "SQLite: \(Self.message(handle, result))")
+        }
+        let statement = SQLitePreparedStatement(prepared)
+        statements[query] = statement
+        return statement
+    }
+
+    /// Runs `query` with `texts` bound to its parameters in order, calling `row` on each row; the
+    /// statement is reset after (its read transaction ended), whatever happens.
+    func rows(_ query: Query, _ texts: [String], _ row: (SQLitePreparedStatement) -> Void) throws(TokenStoreError) {
+        let statement = try statement(query)
+        defer { statement.reset() }
+        for (index, text) in texts.enumerated() {
+            let result = sqlite_nio_sqlite3_bind_text64(
+                statement.handle, Int32(index + 1), text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            guard result == SQLITE_OK else { throw TokenStoreError(.unavailable, "SQLite: \(Self.message(handle, result))") }
+        }
+        while true {
+            let result = sqlite_nio_sqlite3_step(statement.handle)
+            if result == SQLITE_DONE { return }
+            guard result == SQLITE_ROW else { throw TokenStoreError(.unavailable, "SQLite: \(Self.message(handle, result))") }
+            row(statement)
+        }
+    }
+
+    /// SQLite's message for `code` on `handle`.
+    private static func message(_ handle: OpaquePointer?, _ code: Int32) -> String {
+        let text: UnsafePointer<CChar>? = if let handle { sqlite_nio_sqlite3_errmsg(handle) } else { sqlite_nio_sqlite3_errstr(code) }
+        return text.map { String(cString: $0) } ?? "SQLite error \(code)"
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies a bound value before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A prepared statement, finalized once, in `deinit`.
+final class SQLitePreparedStatement {
+    let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite_nio_sqlite3_finalize(handle)
+    }
+
+    /// Ends the statement's run and clears its parameters.
+    func reset() {
+        sqlite_nio_sqlite3_reset(handle)
+        sqlite_nio_sqlite3_clear_bindings(handle)
+    }
+
+    /// Column `index`'s text (empty when null).
+    func text(_ index: Int32) -> String {
+        guard let bytes = sqlite_nio_sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite_nio_sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Whether column `index` is null.
+    func isNull(_ index: Int32) -> Bool {
+        sqlite_nio_sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+}
