@@ -74,7 +74,8 @@ server_started=$SECONDS
 printf 'server build and tests: %ds\n' "$((SECONDS - server_started))"
 bash Scripts/check-server-readme.sh "$(cd Server && swift build --show-bin-path)/receipt-server"
 
-step "sanitizers: every test under AddressSanitizer + LeakSanitizer, then ThreadSanitizer"
+step "sanitizers: every test under AddressSanitizer + LeakSanitizer (generated-input loops ÷${RECEIPTKIT_TEST_ITERATION_DIVISOR:-8}), then every concurrent test under ThreadSanitizer"
+# Scripts/sanitizers.sh says what ThreadSanitizer runs and why the rest cannot race.
 bash Scripts/sanitizers.sh address thread
 
 step "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-20}s, then the regression inputs"

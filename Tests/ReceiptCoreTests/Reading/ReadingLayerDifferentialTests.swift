@@ -1,3 +1,4 @@
+import ReceiptTestSupport
 import Testing
 @testable import ReceiptCore
 
@@ -98,7 +99,7 @@ import Testing
     @Test func attributeValuesDecodeAsTheFormerReaderDecodedThem() {
         var random = Generator(state: 29)
         var accepted = 0
-        for _ in 0..<40_000 {
+        for _ in 0..<TestIterations.count(40_000) {
             let bytes = Self.value(&random)
             // Inside a larger buffer, so slice offsets are exercised too.
             let padded = [0xEE] + bytes + [0xEE]
@@ -107,7 +108,7 @@ import Testing
             #expect(Self.answer(slice) == former, "value \(bytes)")
             if former != .neither { accepted += 1 }
         }
-        #expect(accepted > 3_000, "the corpus must hold many accepted values, not only refusals")
+        #expect(accepted > TestIterations.scaled(3_000, of: 40_000), "the corpus must hold many accepted values, not only refusals")
     }
 
     static func formerShortString(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>) -> Range<Int>? {
@@ -133,7 +134,7 @@ import Testing
         var random = Generator(state: 2_029)
         var strings = 0
         var integers = 0
-        for _ in 0..<40_000 {
+        for _ in 0..<TestIterations.count(40_000) {
             let bytes = [0x30] + Self.value(&random) + [0x00]
             let value = 1..<(bytes.count - 1)
             bytes.withUnsafeBufferPointer { pointer in
@@ -145,7 +146,7 @@ import Testing
                 if integer != nil { integers += 1 }
             }
         }
-        #expect(strings > 1_000 && integers > 500)
+        #expect(strings > TestIterations.scaled(1_000, of: 40_000) && integers > TestIterations.scaled(500, of: 40_000))
     }
 
     /// The former `ECDSASignature.raw(fromDER:)` element reader.
@@ -189,7 +190,7 @@ import Testing
     @Test func ecdsaSignaturesConvertAsTheFormerReaderConvertedThem() {
         var random = Generator(state: 31)
         var accepted = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<TestIterations.count(20_000) {
             let width = [32, 48, 66][Int.random(in: 0...2, using: &random)]
             let raw = (0..<(2 * width)).map { _ in UInt8.random(in: 0...255, using: &random) }
             var der = ECDSASignature.der(fromRaw: raw[...]) ?? []
@@ -207,7 +208,7 @@ import Testing
             #expect(ECDSASignature.raw(fromDER: slice, width: width) == former, "signature \(der)")
             if former != nil { accepted += 1 }
         }
-        #expect(accepted > 3_000)
+        #expect(accepted > TestIterations.scaled(3_000, of: 20_000))
     }
 
     /// The eight-octet receipt attribute head the strict lane compares in one load is the one the
@@ -224,7 +225,7 @@ import Testing
     /// with the loop it replaced.
     @Test func strictReadersAgreeOnEveryHeader() {
         var random = Generator(state: 7)
-        for _ in 0..<20_000 {
+        for _ in 0..<TestIterations.count(20_000) {
             let bytes = Self.value(&random) + (0..<Int.random(in: 0...3, using: &random)).map { _ in 0 }
             bytes.withUnsafeBufferPointer { pointer in
                 let cursor = DERCursor(pointer)
@@ -285,7 +286,7 @@ import Testing
     @Test func objectIdentifiersReadAsTheFormerDecoderReadThem() {
         var random = Generator(state: 1_729)
         var accepted = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<TestIterations.count(20_000) {
             let count = Int.random(in: 0...12, using: &random) == 0 ? Int.random(in: 120...140, using: &random) : Int.random(in: 0...14, using: &random)
             let content = (0..<count).map { _ in
                 Bool.random(using: &random) ? UInt8.random(in: 0...0x7F, using: &random) : UInt8.random(in: 0x80...0xFF, using: &random)
@@ -295,6 +296,6 @@ import Testing
             #expect(CertificateStructure.isObjectIdentifier(content) == (former != nil), "content \(Array(content))")
             if former != nil { accepted += 1 }
         }
-        #expect(accepted > 2_000)
+        #expect(accepted > TestIterations.scaled(2_000, of: 20_000))
     }
 }
