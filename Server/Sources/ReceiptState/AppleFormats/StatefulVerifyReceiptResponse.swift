@@ -41,8 +41,9 @@ public struct StatefulVerifyReceiptResponse: Sendable, Encodable {
     }
 
     /// ``init(merging:into:excludesOldTransactions:)`` with `ids`, the response's
-    /// ``originalTransactionIDs(of:)``, found already.
-    public init(
+    /// ``originalTransactionIDs(of:)``, found already. Package-only: ids that are not the
+    /// response's own would merge the wrong subscriptions, so a client cannot pass them.
+    package init(
         merging states: [String: SubscriptionState], into response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool
     ) {
         self.response = response
