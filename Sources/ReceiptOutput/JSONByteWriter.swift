@@ -54,7 +54,7 @@ public struct JSONByteWriter: ~Copyable {
     /// Whether the container being written has no member or element yet.
     private var isEmpty = true
     /// The raw attribute list written last and its text (see ``attributes(_:)``).
-    var lastAttributes: (list: [ReceiptAttribute], text: [UInt8], depth: Int)?
+    var repeatedAttributes = RepeatedAttributeText()
     /// The text of the day of the date written last (``date(_:)``).
     private var dates = DateTextCache()
 
@@ -495,8 +495,8 @@ public struct JSONByteWriter: ~Copyable {
     }
 
     /// Appends `bytes` (text this writer wrote before, see ``text(since:)``) as a complete value.
-    mutating func repeatValue(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { put($0) }
+    mutating func repeatValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        put(bytes)
         isEmpty = false
     }
 }

@@ -192,6 +192,38 @@ struct VerificationJSONTests {
         #expect(output == Array("[".utf8) + Array(Self.written(outcome, pretty: false)))
     }
 
+    @Test("repeated attribute lists: a longer list after a shorter, equal lists at another depth, a list back again; purchases left as they were")
+    func repeatedAttributeLists() throws {
+        // The remembered text grows (a longer list after a shorter one), is not taken for an equal
+        // list at another depth (the receipt's own list), nor for a list written before the last
+        // one; and the purchases, lent `inout` to the writer, are read only.
+        func list(_ count: Int, _ base: Int) -> [ReceiptAttribute] {
+            (0..<count).map { ReceiptAttribute(type: base + $0, version: 1, value: [0x0C, 0x02, 0x41, UInt8($0 & 0x7F)]) }
+        }
+        let short = list(1, 1_800)
+        let long = list(60, 1_900)
+        let lists = [short, short, long, long, list(3, 2_000), short, long, []]
+        // Built twice: the second, sharing no storage with the first, is what the first must still equal.
+        func made() -> Receipt {
+            let purchases = lists.enumerated().map { index, attributes in
+                InAppPurchase(
+                    productID: "product.\(index)", transactionID: "10000000000\(index)", originalTransactionID: "1000000000000000",
+                    otherAttributes: attributes)
+            }
+            return Receipt(bundleID: "b", inAppPurchases: purchases, otherAttributes: long)
+        }
+        let receipt = made()
+        var report = ReceiptValidationReport()
+        report.receipt = receipt
+        try Self.expectEqualJSON(VerificationOutcome(label: "x", report: report), byteForByte: true)
+        var writer = JSONByteWriter(pretty: false)
+        writer.receipt(receipt)
+        for purchase in receipt.inAppPurchases { writer.inAppPurchase(purchase) }
+        #expect(receipt == made())
+        #expect(receipt.inAppPurchases.map(\.productID) == (0..<lists.count).map { "product.\($0)" })
+        #expect(receipt.inAppPurchases.map(\.otherAttributes) == lists)
+    }
+
     @Test("text given to the writer stays in front of what it writes")
     func appendsAfterGivenText() {
         for capacity in [JSONByteWriter.minimumStageCapacity, 8 * 1024] {
