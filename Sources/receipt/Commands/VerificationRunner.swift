@@ -20,9 +20,9 @@ struct VerificationRunner: Sendable {
     /// quota and cpuset files each time).
     static let processorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    /// How many consecutive inputs one task verifies and formats into one buffer: up to 16 for a
-    /// large batch (so that a 30 µs receipt does not pay for a task, a dictionary entry and an emit
-    /// of its own), fewer for a small one so that every core gets 32 tasks or more, and one
+    /// How many consecutive inputs one worker verifies and formats into one buffer at a time: up to
+    /// 16 for a large batch (so that a 30 µs receipt does not pay for a hand-back and an emit of
+    /// its own), fewer for a small one so that every core gets 32 chunks or more, and one
     /// when `interactive` (each verdict is printed as soon as it is known).
     static func chunkSize(inputCount: Int, width: Int, interactive: Bool) -> Int {
         guard !interactive else { return 1 }
@@ -30,55 +30,60 @@ struct VerificationRunner: Sendable {
     }
 
     /// Verifies `inputs` and formats each outcome with `format` (outcome, input index, buffer to
-    /// append to) on the worker threads (``ValidationThreadPool/shared``), so that output scales with the cores as validation does;
-    /// calls `emit` with the statuses and text of consecutive inputs in input order. Each task
-    /// takes `chunkSize` consecutive inputs; twice as many tasks as cores are in flight, so a worker
-    /// finds the next chunk queued while the caller's task emits.
+    /// append to) on the worker threads (``ValidationThreadPool/shared``), so that output scales
+    /// with the cores as validation does; calls `emit` with the statuses and text of consecutive
+    /// inputs in input order. One worker per processor this process may use takes `chunkSize`
+    /// consecutive inputs at a time (``ChunkSchedule``); the worker that finishes the chunk next
+    /// in order emits it, so no chunk waits for one of Swift concurrency's cooperative threads to
+    /// get a core. Twice as many chunks as workers may be taken and not yet emitted, more while
+    /// the finished ones waiting hold little text (the memory the formatted text holds). `emit` runs on the workers, on one at a time, while this
+    /// task is suspended; it is done with when `run` returns.
     func run(
-        _ inputs: [ReceiptInput],
+        _ inputs: ReceiptInputs,
         chunkSize: Int,
         progress: ProgressBar?,
         format: @escaping @Sendable (VerificationOutcome, Int, inout [UInt8]) -> Void,
-        emit: ([VerificationOutcome.Status], [UInt8]) -> Void
+        emit: @escaping ([VerificationOutcome.Status], [UInt8]) -> Void
     ) async {
-        let width = 2 * Self.processorCount
         let chunk = max(1, chunkSize)
         let chunkCount = (inputs.count + chunk - 1) / chunk
+        guard chunkCount > 0 else {
+            progress?.finish()
+            return
+        }
+        let workers = min(Self.processorCount, ValidationThreadPool.shared.threadCount, chunkCount)
+        // Twice as many chunks as workers, and up to 32 per worker while the chunks waiting for a
+        // predecessor hold less than 1 MiB of text (four of the output's 256 KiB writes).
+        let schedule = ChunkSchedule<([VerificationOutcome.Status], [UInt8])>(
+            chunkCount: chunkCount, window: 2 * workers, longestWindow: 32 * workers, waitingByteBudget: 1 << 20) { $0.1.count }
         let buffers = BufferPool()
-        await withTaskGroup(of: (Int, [VerificationOutcome.Status], [UInt8]).self) { group in
-            var nextToStart = 0
-            var nextToEmit = 0
-            var finished: [Int: ([VerificationOutcome.Status], [UInt8])] = [:]
-            func startNext() {
-                guard nextToStart < chunkCount else { return }
-                let number = nextToStart
-                let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
-                nextToStart += 1
+        // The caller's emit function and progress bar, called by the workers one at a time
+        // (``ChunkSchedule`` serializes them) while the caller is suspended below.
+        let output = UncheckedSendable { (statuses: [VerificationOutcome.Status], text: [UInt8]) in
+            progress?.advance(by: statuses.count)
+            emit(statuses, text)
+            buffers.giveBack(text)
+        }
+        let verifyChunk: @Sendable (Int) -> ([VerificationOutcome.Status], [UInt8]) = { number in
+            let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
+            var text = buffers.take()
+            var statuses: [VerificationOutcome.Status] = []
+            statuses.reserveCapacity(range.count)
+            for index in range {
+                let outcome = verify(inputs[index])
+                statuses.append(outcome.status)
+                format(outcome, index, &text)
+            }
+            return (statuses, text)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<workers {
                 group.addTask {
                     // On ReceiptKit's validation threads (the library's one pool), not on
                     // Swift concurrency's cooperative threads.
                     await ValidationThreadPool.shared.run {
-                        var text = buffers.take()
-                        var statuses: [VerificationOutcome.Status] = []
-                        statuses.reserveCapacity(range.count)
-                        for index in range {
-                            let outcome = verify(inputs[index])
-                            statuses.append(outcome.status)
-                            format(outcome, index, &text)
-                        }
-                        return (number, statuses, text)
+                        schedule.work(make: verifyChunk) { output.value($0.0, $0.1) }
                     }
-                }
-            }
-            for _ in 0..<width { startNext() }
-            for await (number, statuses, text) in group {
-                finished[number] = (statuses, text)
-                progress?.advance(by: statuses.count)
-                startNext()
-                while let ready = finished.removeValue(forKey: nextToEmit) {
-                    emit(ready.0, ready.1)
-                    buffers.giveBack(ready.1)
-                    nextToEmit += 1
                 }
             }
         }

@@ -98,7 +98,8 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let backend = try BackendChoice.resolve(validation.backend)
         let time = verificationTime.time
-        // The inputs are listed on another thread (a directory of 20,000 files: about 11 ms) while
+        // The inputs are listed on another thread (a directory of 20,000 files: about 4 ms in the
+        // kernel's `getdents64` and 20 M instructions; the paths are made later, by the workers) while
         // this one loads the trust anchors and builds the validator (OpenSSL's first certificate
         // decode sets the library up: about 1.5 ms), so that the two serial steps before the first
         // receipt overlap on two cores or more. A rejected --root is reported without waiting for

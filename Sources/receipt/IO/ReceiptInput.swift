@@ -29,7 +29,7 @@ struct ReceiptInput: Sendable {
     /// The inputs named by the command line, and what the expansion has to tell.
     struct Expansion: Sendable {
         /// Every input, in command-line order (a directory's files sorted by name).
-        var inputs: [ReceiptInput] = []
+        var inputs = ReceiptInputs()
         /// Directory entries left out, each `label: why` (printed on stderr, counted as
         /// unreadable): anything but a regular file or a link to one.
         var skipped: [String] = []

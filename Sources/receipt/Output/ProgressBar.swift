@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A one-line progress bar on stderr, redrawn in place with a carriage return. Create it only when
-/// stderr is a terminal; used from one task only.
+/// stderr is a terminal; used by one thread at a time.
 final class ProgressBar {
     private let total: Int
     private var done = 0
