@@ -399,21 +399,9 @@ public struct JSONByteWriter: ~Copyable {
         var index = 0
         let count = utf8.count
         if let base = UnsafeRawPointer(utf8.baseAddress) {
-            // Thirty-two bytes (four words, one branch) and then eight at a time while none of
-            // them needs an escape (most strings: ids, product names, the echoed receipt), then
-            // byte by byte from the word that has one. A word at a time alone was 25,000
-            // instructions of a 2-purchase `verifyReceipt` answer (callgrind), most of them the
-            // echoed receipt.
-            while index &+ 32 <= count {
-                let words = (0..<4).reduce(0 as UInt64) { found, word in
-                    found | Self.escapeBits(base.loadUnaligned(fromByteOffset: index &+ word &* 8, as: UInt64.self))
-                }
-                guard words == 0 else { break }
-                index &+= 32
-            }
-            while index &+ 8 <= count, !Self.needsEscape(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index &+= 8
-            }
+            // Eight bytes at a time while none of them needs an escape (most strings: ids, product
+            // names, the echoed receipt), then byte by byte from the word that has one.
+            index = JSONStringScan.plainWords(base, from: 0, count: count, stopsBeyondASCII: false)
             // Fewer than eight bytes left, none of the words before needing an escape: the word
             // that ends the string (it overlaps bytes checked already) decides whether the last
             // bytes go byte by byte.
@@ -435,22 +423,11 @@ public struct JSONByteWriter: ~Copyable {
         byte(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes of `word` is a control character, `"` or `\` (bit tricks
-    /// on the whole word: a byte `b` of `word ^ c` is zero when `b == c`; `b - 0x20` borrows into
-    /// its top bit when `b < 0x20`; bytes of 0x80 and above, UTF-8 beyond ASCII, never match).
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\`
+    /// (``JSONStringScan/specialBits(_:stopsBeyondASCII:)``; UTF-8 beyond ASCII never matches).
     @inline(__always)
     private static func needsEscape(_ word: UInt64) -> Bool {
-        escapeBits(word) != 0
-    }
-
-    /// ``needsEscape(_:)``'s bits: nonzero when a byte of `word` needs an escape.
-    @inline(__always)
-    private static func escapeBits(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
-        return control | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+        JSONStringScan.specialBits(word, stopsBeyondASCII: false) != 0
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

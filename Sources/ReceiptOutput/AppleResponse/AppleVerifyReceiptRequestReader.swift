@@ -240,24 +240,6 @@ struct AppleVerifyReceiptRequestReader {
 
     /// Reads a string (at its opening quote): its text, or nil when it is well-formed JSON but not
     /// valid Unicode (raw bytes that are not UTF-8, or an escaped lone surrogate).
-    /// Whether each of the eight bytes of `word` is ASCII, not a control character, `"` or `\\`
-    /// (on the whole word: a byte `b` of `word ^ c` is zero when `b == c`; `b - 0x20` borrows into
-    /// its top bit when `b < 0x20`; a top bit set is a byte beyond ASCII).
-    @inline(__always)
-    private static func isPlainASCII(_ word: UInt64) -> Bool {
-        notPlainBits(word) == 0
-    }
-
-    /// ``isPlainASCII(_:)``'s bits: nonzero when a byte of `word` is not plain ASCII.
-    @inline(__always)
-    private static func notPlainBits(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
-        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
-        return (word & highs) | control | hasZeroByte(word ^ 0x2222_2222_2222_2222) | hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-    }
-
     private mutating func readString() throws(Refusal) -> String? {
         let start = index + 1
         index = start
@@ -266,18 +248,7 @@ struct AppleVerifyReceiptRequestReader {
         // none of them ends it, escapes or is a control character or beyond ASCII (all of the
         // base64 of a receipt: this loop was 4 % of receipt-server's CPU byte by byte).
         if let base = UnsafeRawPointer(bytes.baseAddress) {
-            // Four words and one branch at a time first: a word at a time alone was 15,000
-            // instructions of a 2-purchase request (callgrind).
-            while index &+ 32 <= bytes.count {
-                let words = (0..<4).reduce(0 as UInt64) { found, word in
-                    found | Self.notPlainBits(base.loadUnaligned(fromByteOffset: index &+ word &* 8, as: UInt64.self))
-                }
-                guard words == 0 else { break }
-                index &+= 32
-            }
-            while index &+ 8 <= bytes.count, Self.isPlainASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index &+= 8
-            }
+            index = JSONStringScan.plainWords(base, from: index, count: bytes.count, stopsBeyondASCII: true)
         }
         while index < bytes.count {
             let byte = bytes[index]
