@@ -55,6 +55,8 @@ thread_tests=(
     ReceiptCLITests.BufferedOutputTests
     # A named pipe opened by a watchdog thread while the loader refuses it.
     ReceiptCoreTests.ReceiptLoaderTests
+    # The CLI's chunk schedule: worker threads taking chunks and emitting in order under its lock.
+    ReceiptCLITests.ChunkScheduleTests
 )
 
 # Every test file that starts tasks or threads or reaches the shared pool must have its suites in
