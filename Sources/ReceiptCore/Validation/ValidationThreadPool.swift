@@ -24,8 +24,10 @@ public final class ValidationThreadPool: @unchecked Sendable {
     /// The pool every validator shares: as many threads as active processors.
     public static let shared = ValidationThreadPool(threadCount: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// The pool's mutex and the condition its idle threads wait on (freed with the pool).
+    private let monitor = PThreadMonitor()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { monitor.mutex }
+    private var condition: UnsafeMutablePointer<pthread_cond_t> { monitor.condition }
     /// The most threads the pool runs.
     public let threadCount: Int
     private var jobs: [@Sendable () -> Void] = []
@@ -37,22 +39,6 @@ public final class ValidationThreadPool: @unchecked Sendable {
     /// A pool of at most `threadCount` threads (at least one), started as work arrives.
     public init(threadCount: Int) {
         self.threadCount = max(1, threadCount)
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    // Runs once every thread has ended (never for `shared`, whose threads keep it alive).
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// Runs `work` on a pool thread and returns its result; the calling task suspends meanwhile.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ReceiptCore
 
 /// The chunks of a batch shared by the worker threads that verify them: which chunk is taken next,
 /// the finished ones waiting for their predecessors, and which one is emitted next.
@@ -21,8 +22,10 @@ import Darwin
 final class ChunkSchedule<Chunk>: @unchecked Sendable {
     // @unchecked: every stored `var` is only read or written with `mutex` held, and `emitting`
     // lets one thread at a time call the emit function (see ``handBack(_:number:emit:)``).
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let windowOpened: UnsafeMutablePointer<pthread_cond_t>
+    /// The lock of every stored `var` and the condition `take` waits on for the window to open.
+    private let monitor = PThreadMonitor()
+    private var mutex: UnsafeMutablePointer<pthread_mutex_t> { monitor.mutex }
+    private var windowOpened: UnsafeMutablePointer<pthread_cond_t> { monitor.condition }
     /// How many chunks the batch has.
     let chunkCount: Int
     /// How many chunks may always be taken and not yet emitted.
@@ -49,21 +52,6 @@ final class ChunkSchedule<Chunk>: @unchecked Sendable {
         self.longestWindow = max(self.window, longestWindow)
         self.waitingByteBudget = waitingByteBudget
         self.sizeOf = sizeOf
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        windowOpened = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        windowOpened.initialize(to: pthread_cond_t())
-        pthread_cond_init(windowOpened, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(windowOpened)
-        windowOpened.deinitialize(count: 1)
-        windowOpened.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// A worker's loop: takes chunks by number, makes each with `make`, and hands it back (emitting
