@@ -37,6 +37,9 @@ thread_tests=(
     # One trust store shared by 64 concurrent verifications, on each backend.
     BackendConformanceTests.BackendVerificationTests/oneTrustStoreServesManyConcurrentVerifications
     BackendConformanceTests.GnuTLSBackendTests/concurrentVerification
+    # OpenSSL keys' per-thread verify contexts (slots, their mutexes, the fall-back to duplicates)
+    # from eight threads over the same keys.
+    BackendConformanceTests.OpenSSLThreadContextTests
     # The verified-chain cache's own behaviour (cold, warm, eviction, time windows): the cache's
     # lock paths, next to the concurrent run above.
     BackendConformanceTests.VerifiedChainCacheTests

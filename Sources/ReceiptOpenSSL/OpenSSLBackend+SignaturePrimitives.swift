@@ -9,6 +9,7 @@ final class OpenSSLPreparedDigest: @unchecked Sendable {
     // @unchecked: both owners are only read after init.
     let md: OpenSSLMessageDigest
     let template: OpenSSLKeyContext
+    private let rsaPadding: Bool
 
     /// `nil` when OpenSSL cannot fetch `name` or set up the context (`rsaPadding`: PKCS #1 v1.5 for RSA).
     init?(_ name: String, key: OpenSSLPublicKey, rsaPadding: Bool) {
@@ -22,6 +23,26 @@ final class OpenSSLPreparedDigest: @unchecked Sendable {
         else { return nil }
         self.md = md
         self.template = template
+        self.rsaPadding = rsaPadding
+    }
+
+    /// A verify context set up as the template is, over a copy of `key` of its own
+    /// (`EVP_PKEY_dup`: key data no other context shares), for one slot of
+    /// ``OpenSSLContextSlots``; `nil` when OpenSSL cannot make it. The context holds the only
+    /// reference to the copy, so freeing the context frees both.
+    func makeOwnContext(for key: OpenSSLPublicKey) -> OpaquePointer? {
+        guard let copy = withExtendedLifetime(key, { EVP_PKEY_dup(key.handle) }) else { return nil }
+        // The context takes a reference of its own.
+        defer { EVP_PKEY_free(copy) }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, copy, nil) else { return nil }
+        guard EVP_PKEY_verify_init(context) == 1,
+              !rsaPadding || EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
+              withExtendedLifetime(md, { EVP_PKEY_CTX_set_signature_md(context, md.handle) }) == 1
+        else {
+            EVP_PKEY_CTX_free(context)
+            return nil
+        }
+        return context
     }
 }
 
@@ -46,8 +67,11 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
     private let sha1: OpenSSLPreparedDigest?
     private let sha256: OpenSSLPreparedDigest
     private let sha384: OpenSSLPreparedDigest?
+    /// Each verifying thread's own contexts (nil: every verification duplicates the template, as
+    /// the tests that hold the two ways to the same verdicts ask).
+    private let slots: OpenSSLContextSlots?
 
-    init(certificate: Certificate) throws(ReceiptValidationError) {
+    init(certificate: Certificate, keepsThreadContexts: Bool = true) throws(ReceiptValidationError) {
         let key = try Self.publicKey(of: certificate)
         let kind: Kind
         switch EVP_PKEY_get_base_id(key.handle) {
@@ -77,6 +101,7 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
         self.sha1 = sha1
         self.sha256 = sha256
         self.sha384 = sha384
+        self.slots = keepsThreadContexts ? OpenSSLContextSlots() : nil
     }
 
     /// The certificate's public key. An RSA key is built straight from its modulus and exponent
@@ -116,34 +141,47 @@ final class OpenSSLVerificationKey: SignatureVerificationKey, @unchecked Sendabl
     }
 
     /// Whether `signature` verifies over the concatenation of `message` under `scheme`.
+    /// The calling thread's context of its slot when it can have one (``OpenSSLContextSlots``),
+    /// else a duplicate of the template: the same verify context either way.
     func verify(_ signature: ArraySlice<UInt8>, of message: [ArraySlice<UInt8>], scheme: SignatureScheme) -> Bool {
+        // The digest's context number in a slot: the first or the second digest of the key's kind.
         let prepared: OpenSSLPreparedDigest?
+        let slotIndex: Int
         switch (scheme, kind) {
-        case (.rsaPKCS1v15(.sha1), .rsa): prepared = sha1
-        case (.rsaPKCS1v15(.sha256), .rsa): prepared = sha256
-        case (.ecdsa(.sha256), .ec): prepared = sha256
-        case (.ecdsa(.sha384), .ec): prepared = sha384
+        case (.rsaPKCS1v15(.sha1), .rsa): (prepared, slotIndex) = (sha1, 0)
+        case (.rsaPKCS1v15(.sha256), .rsa): (prepared, slotIndex) = (sha256, 1)
+        case (.ecdsa(.sha256), .ec): (prepared, slotIndex) = (sha256, 0)
+        case (.ecdsa(.sha384), .ec): (prepared, slotIndex) = (sha384, 1)
         default: return false
         }
         guard let prepared, let digestContext = OpenSSLDigestContext(),
-              let digest = digestContext.digest(prepared.md.handle, of: message),
-              let context = prepared.template.duplicate()
+              let digest = digestContext.digest(prepared.md.handle, of: message)
         else { return false }
+        let der: [UInt8]?
         if case .ec(let width) = kind {
             // EVP_PKEY_verify takes the DER ECDSA-Sig-Value; the scheme's signature is raw r ‖ s.
-            guard signature.count == 2 * width, let der = ECDSASignature.der(fromRaw: signature) else { return false }
-            return Self.verify(der[...], digest: digest, context: context)
+            guard signature.count == 2 * width, let converted = ECDSASignature.der(fromRaw: signature) else { return false }
+            der = converted
+        } else {
+            der = nil
         }
-        return Self.verify(signature, digest: digest, context: context)
+        let signed = der.map { $0[...] } ?? signature
+        let key = self.key
+        if let slots,
+           let verdict = slots.withContext(slotIndex, make: { prepared.makeOwnContext(for: key) }, {
+               Self.verify(signed, digest: digest, handle: $0)
+           }) {
+            return verdict
+        }
+        guard let context = prepared.template.duplicate() else { return false }
+        return withExtendedLifetime(context) { Self.verify(signed, digest: digest, handle: context.handle) }
     }
 
-    private static func verify(_ signature: ArraySlice<UInt8>, digest: [UInt8], context: OpenSSLKeyContext) -> Bool {
-        withExtendedLifetime(context) {
-            signature.withUnsafeBytes { signatureBuffer -> Bool in
-                guard let base = signatureBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-                return digest.withUnsafeBufferPointer { digestBuffer in
-                    EVP_PKEY_verify(context.handle, base, signatureBuffer.count, digestBuffer.baseAddress, digestBuffer.count) == 1
-                }
+    private static func verify(_ signature: ArraySlice<UInt8>, digest: [UInt8], handle: OpaquePointer) -> Bool {
+        signature.withUnsafeBytes { signatureBuffer -> Bool in
+            guard let base = signatureBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            return digest.withUnsafeBufferPointer { digestBuffer in
+                EVP_PKEY_verify(handle, base, signatureBuffer.count, digestBuffer.baseAddress, digestBuffer.count) == 1
             }
         }
     }
@@ -154,7 +192,7 @@ extension OpenSSLBackend: SignaturePrimitives {
     public func makeVerificationKey(for certificate: Certificate) throws(ReceiptValidationError) -> any SignatureVerificationKey {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
-        return try OpenSSLVerificationKey(certificate: certificate)
+        return try OpenSSLVerificationKey(certificate: certificate, keepsThreadContexts: keepsThreadContexts)
     }
 
     /// SHA-1, SHA-256 or SHA-384 over the concatenation of `parts`.

@@ -16,8 +16,19 @@ import ReceiptCore
 /// Each call starts by clearing the calling thread's OpenSSL error queue, and a failure carries
 /// the whole drained queue in ``ReceiptValidationError/libraryMessage``.
 public final class OpenSSLBackend: CryptoBackend, SignedDataEnvelopeVerifying {
+    /// Whether each verification key keeps one verify context per verifying thread
+    /// (``OpenSSLContextSlots``); `false` only for the tests that hold both ways to one verdict.
+    package let keepsThreadContexts: Bool
+
     /// Creates the backend. It is stateless; one instance can serve every task.
-    public init() {}
+    public init() {
+        keepsThreadContexts = true
+    }
+
+    /// A backend whose verification keys duplicate their template context for every signature.
+    package init(keepsThreadContexts: Bool) {
+        self.keepsThreadContexts = keepsThreadContexts
+    }
 
     /// `openssl`.
     public var name: String { "openssl" }

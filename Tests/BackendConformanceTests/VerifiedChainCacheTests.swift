@@ -1,5 +1,6 @@
 import Foundation
 import ReceiptConformance
+@testable import ReceiptCore
 import ReceiptKit
 import Testing
 
@@ -86,6 +87,78 @@ import Testing
         }
         let statistics = try #require(cached.verifiedChainCacheStatistics)
         #expect(statistics.accepted >= BackendFixtures.appleReceipts.count / 2, "\(statistics)")
+    }
+
+    /// The count of entries behind the question every validation asks first (is the cache
+    /// empty?) follows the shards' entries through a validator's fills of every real chain (in
+    /// shards of one entry each), the same chains again, a removal, and fills after it.
+    @Test(arguments: BackendFixtures.backends)
+    func theEmptinessEveryValidationAsksFollowsTheEntries(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let now = Date()
+        let validator = try ReceiptValidator(
+            backend: backend, configuration: .init(currentDate: { now }, verifiedChainCacheCapacity: 1))
+        func expectAgreement(_ step: String) throws {
+            let statistics = try #require(validator.verifiedChainCacheStatistics)
+            #expect(validator.chainCacheIsEmpty == (statistics.count == 0), "\(step): \(statistics)")
+        }
+        #expect(validator.chainCacheIsEmpty == true)
+        let receipts = BackendFixtures.realReceipts
+        try #require(!receipts.isEmpty)
+        for round in 0..<2 {
+            for receipt in receipts {
+                _ = validator.report(for: try receipt.bytes())
+                try expectAgreement("round \(round), \(receipt.name)")
+            }
+        }
+        let filled = try #require(validator.verifiedChainCacheStatistics)
+        #expect(filled.count >= 2, "several chains: \(filled)")
+        validator.removeCachedChains()
+        try expectAgreement("removed")
+        #expect(validator.chainCacheIsEmpty == true)
+        _ = validator.report(for: try receipts[0].bytes())
+        try expectAgreement("after the removal")
+        #expect(validator.chainCacheIsEmpty == false)
+        let off = try ReceiptValidator(backend: backend, configuration: .init(usesVerifiedChainCache: false))
+        #expect(off.chainCacheIsEmpty == nil)
+    }
+
+    /// The same count through each way an entry comes and goes, with fingerprints chosen for
+    /// their shard (fingerprint mod 8): a new entry, one evicting the only entry of its shard, one
+    /// replacing an entry of the same fingerprint, one in another shard, then the removal of all.
+    /// A count raised on an eviction or a replacement would leave the cache "not empty" after it.
+    @Test(arguments: BackendFixtures.backends)
+    func theEntryCountFollowsFillsEvictionsReplacementsAndRemoval(_ backendCase: BackendCase) throws {
+        let backend = backendCase.backend
+        let primitives = try #require(backend as? any SignaturePrimitives)
+        let anchor = try BackendFixtures.certificate("generated/pki/root.cer", with: backend)
+        let store = try backend.makeTrustStore(anchors: [anchor])
+        let key = try primitives.makeVerificationKey(for: anchor)
+        func entry(_ fingerprint: Int) -> VerifiedChainCache.Entry {
+            VerifiedChainCache.Entry(
+                trustStore: store, fingerprint: fingerprint, head: [], certificates: anchor.derBytes, signerHead: [],
+                signatureAlgorithm: [], attributes: nil, digestAlgorithm: .sha256, chain: [anchor],
+                window: ValidityPeriod(notBefore: 0, notAfter: 1), key: key)
+        }
+        let cache = VerifiedChainCache(capacity: 1)  // one entry per shard
+        func expectCount(_ count: Int, _ step: String) {
+            #expect(cache.statistics.count == count, "\(step)")
+            #expect(cache.isEmpty == (count == 0), "\(step)")
+        }
+        expectCount(0, "new")
+        cache.insert(entry(0))
+        expectCount(1, "a first entry in shard 0")
+        cache.insert(entry(8))
+        expectCount(1, "fingerprint 8 evicts fingerprint 0 from shard 0")
+        #expect(cache.entry(fingerprint: 0, store: store) == nil && cache.entry(fingerprint: 8, store: store) != nil)
+        cache.insert(entry(8))
+        expectCount(1, "fingerprint 8 replaced")
+        cache.insert(entry(3))
+        expectCount(2, "fingerprint 3 in shard 3")
+        cache.removeAll()
+        expectCount(0, "removed")
+        cache.insert(entry(5))
+        expectCount(1, "filled after the removal")
     }
 
     /// A receipt whose verification time leaves the cached chain's validity window is verified in

@@ -33,7 +33,7 @@ extension ReceiptValidator {
     /// No network: revocation (OCSP) is not checked. The backend must adopt
     /// ``SignaturePrimitives`` (the built-in ones do); otherwise `backend_failure`.
     public func verifyJWS(_ token: some Collection<UInt8>) throws(ReceiptValidationError) -> VerifiedJWS {
-        guard let primitives = backend as? any SignaturePrimitives else {
+        guard let primitives else {
             throw ReceiptValidationError(
                 .backendFailure, "The \(backend.name) backend does not provide the signature primitives JWS verification needs.")
         }

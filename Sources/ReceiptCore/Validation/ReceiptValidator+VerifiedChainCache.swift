@@ -10,6 +10,12 @@ extension ReceiptValidator {
         chainCache?.statistics
     }
 
+    /// Whether the verified-chain cache holds no chain (`nil` when it is off): what every
+    /// validation asks first, for the tests that hold it to the shards' own count.
+    package var chainCacheIsEmpty: Bool? {
+        chainCache?.isEmpty
+    }
+
     /// Forgets every cached chain: the next receipt of each chain is verified in full again.
     public func removeCachedChains() {
         chainCache?.removeAll()
@@ -33,7 +39,7 @@ extension ReceiptValidator {
     /// `envelope` is `SignedDataEnvelope(der)`, read by the caller for the whole validation
     /// (``SignedDataEnvelope/read(_:noting:)``: on `nil`, the full path continues that reading).
     func fastPathReport(_ der: [UInt8], envelope: SignedDataEnvelope?) -> ReceiptValidationReport? {
-        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives, let envelope else { return nil }
+        guard let cache = chainCache, let primitives, let envelope else { return nil }
 
         let (trust, store) = trustChoice(
             embedsOnlyStoreKitCertificate: storeKitTrustStore != nil
@@ -116,7 +122,7 @@ extension ReceiptValidator {
         _ der: [UInt8], envelope: SignedDataEnvelope?, certificates: [Range<Int>], verified: VerifiedSignedData, store: any TrustStore,
         at time: Date
     ) {
-        guard let cache = chainCache, let primitives = backend as? any SignaturePrimitives,
+        guard let cache = chainCache, let primitives,
               let envelope,
               envelope.digestAlgorithm == verified.digestAlgorithm,
               (envelope.signedAttributes != nil) == verified.hasSignedAttributes,

@@ -36,6 +36,12 @@ public struct ReceiptValidator: Sendable {
     let storeKitAnchors: [ChainCertificate]
     /// The verified-chain cache (nil when ``Configuration/usesVerifiedChainCache`` is off).
     let chainCache: VerifiedChainCache?
+    /// ``backend`` as ``SignaturePrimitives`` (the cache's fast path, JWS), nil when it does not
+    /// adopt them; and as ``SignedDataEnvelopeVerifying`` (the full path). Cast once here: a cast
+    /// to an existential looks the conformance up in the runtime's process-wide cache each time
+    /// (about 5,000 instructions and two shared-cache-line writes per receipt, two casts a receipt).
+    let primitives: (any SignaturePrimitives)?
+    let envelopeVerifier: (any SignedDataEnvelopeVerifying)?
     /// The JWS anchors (read at the first JWS) and the JWS chain cache.
     let jwsState: JWSValidatorState
     /// Whether an input that already is its canonical form is handed to the backend as it is
@@ -51,6 +57,8 @@ public struct ReceiptValidator: Sendable {
             throw ReceiptValidationError(.rootCertificateNotFound, "No trust anchor is configured.")
         }
         self.backend = backend
+        self.primitives = backend as? any SignaturePrimitives
+        self.envelopeVerifier = backend as? any SignedDataEnvelopeVerifying
         self.configuration = configuration
         self.appleTrustStore = try backend.makeTrustStore(anchors: configuration.trustAnchors)
         self.appleAnchors = try Self.chainAnchors(configuration.trustAnchors)
@@ -102,7 +110,7 @@ public struct ReceiptValidator: Sendable {
         // (``SignedDataEnvelope/init(structure:)``). The structure checks, the envelope, the
         // inspection and — for an input the checks refuse — the container read for its
         // report's time all come from that one reading.
-        let readsEnvelopeFirst = backend is any SignaturePrimitives && chainCache.map { !$0.isEmpty } == true
+        let readsEnvelopeFirst = primitives != nil && chainCache.map { !$0.isEmpty } == true
         let reading: SignedDataReading
         let source: EnvelopeSource
         signedDataWalks += 1
@@ -268,7 +276,7 @@ public struct ReceiptValidator: Sendable {
             do throws(ReceiptValidationError) {
                 if let refusal = path.refusal { throw refusal }
                 // A built-in backend takes the content beside the rebuild (not copied into it).
-                let reader = backend as? any SignedDataEnvelopeVerifying
+                let reader = envelopeVerifier
                 let canonical = try structure.canonical(
                     certificates: path.certificates, reusesInput: reusesCanonicalInput, detachesContent: reader != nil)
                 let verified: VerifiedSignedData
