@@ -89,8 +89,6 @@ struct SQLiteReadThreadTests {
             try await reads.run(0.05, "waiting") { _ in gate.wait() }
         }
         gate.signal()
-        // Queued behind the stuck read on the read thread: once it ends, so has that one.
-        #expect(try await reads.run(5, "after") { _ in 0 } == 0)
         // The interrupt reached that read only: the next one, here, runs to its end.
         let rows = try #require(reads.readHere(5, "reading") { connection throws(TokenStoreError) in
             var rows = 0
@@ -101,23 +99,37 @@ struct SQLiteReadThreadTests {
         await reads.close()
     }
 
-    /// One thread at a time: while the read thread uses the connection, a read here is declined at
-    /// once (the caller reads through the thread instead); after the close, too.
-    @Test func aReadHereNeverSharesTheConnection() async throws {
+    /// One thread at a time: a read here has a connection of its own, never one in use (on the
+    /// read thread, or by a read here not yet ended), and waits for neither; after the close,
+    /// none is handed out.
+    @Test func aReadHereNeverSharesAConnection() async throws {
         guard case .sqlite(let path) = try freshLocation(.sqlite) else { return }
         let store = try await SQLiteTokenStore.open(path: path, logger: testLogger)
         defer { Task { await store.close() } }
         let reads = try #require(await SQLiteReadThread.open(path: path, busyTimeoutMilliseconds: 100))
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let held = Task { try await reads.run(10, "holding") { _ in entered.signal(); gate.wait(); return 1 } }
+        let held = Task { try await reads.run(10, "holding") { connection in entered.signal(); gate.wait(); return ObjectIdentifier(connection) } }
         entered.wait()
         let started = ContinuousClock.now
-        #expect(reads.readHere(5, "reading") { _ in 2 } == nil)
-        #expect(ContinuousClock.now - started < .seconds(1))
+        let (outer, inner) = try #require(reads.readHere(5, "reading") { outer throws(TokenStoreError) in
+            var rows = 0
+            try outer.rows(.ping, []) { _ in rows += 1 }
+            // A second read here while the first holds its connection: another connection.
+            let inner = try reads.readHere(5, "reading") { inner throws(TokenStoreError) in
+                try inner.rows(.ping, []) { _ in rows += 1 }
+                return ObjectIdentifier(inner)
+            }?.get()
+            #expect(rows == 2)
+            return (ObjectIdentifier(outer), inner)
+        }).get()
+        #expect(ContinuousClock.now - started < .seconds(1), "no read here waited for the read thread")
         gate.signal()
-        #expect(try await held.value == 1)
-        #expect(try #require(reads.readHere(5, "reading") { _ in 2 }).get() == 2)
+        let threads = try await held.value
+        #expect(inner != nil)
+        #expect(Set([threads, outer, inner].compactMap { $0 }).count == 3)
+        // Given back, the connection is taken again.
+        #expect(try #require(reads.readHere(5, "reading") { ObjectIdentifier($0) }).get() == outer)
         await reads.close()
         #expect(reads.readHere(5, "after close") { _ in 3 } == nil)
     }

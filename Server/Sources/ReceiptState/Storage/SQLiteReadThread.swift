@@ -18,9 +18,9 @@ import VaporCSQLite
 ///
 /// A read may also be made on the calling thread (``readHere(_:_:_:)``): a stateful
 /// `verifyReceipt` reads on its validation thread, right after the validation, rather than
-/// hopping to this thread and back. The connection is used by one thread at a time (its
-/// ``SQLiteReadConnection/exclusive`` lock): this thread waits for it, a caller reading here does
-/// not (it is told to use ``run(_:_:_:)`` instead).
+/// hopping to this thread and back, on a read-only connection of its own, taken from a few kept
+/// for that. Every connection is used by one thread at a time (its
+/// ``SQLiteReadConnection/exclusive`` lock, which no two threads ask for at once).
 ///
 /// The connection is read-only (`query_only`): writes and migrations stay on SQLiteNIO's
 /// connection. In WAL mode a read sees every transaction committed before it began, on either
@@ -28,10 +28,27 @@ import VaporCSQLite
 final class SQLiteReadThread: Sendable {
     private let thread: NIOThreadPool
     private let connection: SQLiteReadConnection
+    private let path: String
+    private let busyTimeoutMilliseconds: Int32
+    /// The connections of ``readHere(_:_:_:)``: one per thread reading at once, so that two
+    /// validation threads never wait for one another (nor take turns with this thread).
+    private let hereConnections = Mutex(HereConnections())
 
-    private init(thread: NIOThreadPool, connection: SQLiteReadConnection) {
+    /// The idle connections for reads made here, and how many are open.
+    private struct HereConnections {
+        var idle: [SQLiteReadConnection] = []
+        var opened = 0
+        var isClosed = false
+    }
+
+    /// The most connections open for reads made here (beyond it, a read is made on this thread).
+    static let maximumHereConnections = 8
+
+    private init(thread: NIOThreadPool, connection: SQLiteReadConnection, path: String, busyTimeoutMilliseconds: Int32) {
         self.thread = thread
         self.connection = connection
+        self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
     /// Opens the second connection to `path` on a thread of its own; nil (and the thread ended)
@@ -50,7 +67,7 @@ final class SQLiteReadThread: Sendable {
             try? await thread.shutdownGracefully()
             return nil
         }
-        return SQLiteReadThread(thread: thread, connection: connection)
+        return SQLiteReadThread(thread: thread, connection: connection, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// Runs `work` on the thread with the connection, waiting at most `seconds` for it.
@@ -71,8 +88,10 @@ final class SQLiteReadThread: Sendable {
         return try outcome.value(seconds, what) { "SQLite: \($0)" }
     }
 
-    /// Runs `work` with the connection on the calling thread, blocking it: nil, at once, when the
-    /// connection is in use on another thread or closed (the caller uses ``run(_:_:_:)``).
+    /// Runs `work` with a connection of the caller's own on the calling thread, blocking it: an
+    /// idle one of ``hereConnections``, or a new one (opened with the same busy timeout); nil, at
+    /// once, when ``maximumHereConnections`` are in use, one cannot be opened, or the store is
+    /// closed (the caller uses ``run(_:_:_:)``).
     ///
     /// A read made here cannot be left behind as ``run(_:_:_:)`` leaves one, so it is bounded
     /// with SQLite's own means: a lock is waited for at most the busy timeout the connection was
@@ -84,19 +103,50 @@ final class SQLiteReadThread: Sendable {
     func readHere<T: Sendable>(
         _ seconds: Double, _ what: String, _ work: (SQLiteReadConnection) throws(TokenStoreError) -> T
     ) -> Result<T, TokenStoreError>? {
-        let connection = self.connection
+        guard let connection = takeHereConnection() else { return nil }
+        defer { giveBack(connection) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(max(seconds, 0) * 1000))
-        let outcome = connection.exclusive.withLockIfAvailable { _ -> Result<T, TokenStoreError>? in
-            guard connection.isOpen else { return nil }
+        // Held by no other thread (the connection is this caller's alone until given back).
+        let result = connection.exclusive.withLock { _ -> Result<T, TokenStoreError> in
             let read = connection.interruptible(until: deadline)
             defer { connection.endInterruptible(read) }
             return Result { () throws(TokenStoreError) in try work(connection) }
         }
-        guard case .some(.some(let result)) = outcome else { return nil }
         if case .failure = result, ContinuousClock.now >= deadline {
             return .failure(TokenStoreError(.timeout, "\(what): the database did not answer within \(seconds) s"))
         }
         return result
+    }
+
+    /// An idle connection for a read made here, or a new one; nil when none can be had.
+    private func takeHereConnection() -> SQLiteReadConnection? {
+        enum Taken { case idle(SQLiteReadConnection), open, none }
+        let taken = hereConnections.withLock { here -> Taken in
+            guard !here.isClosed else { return .none }
+            if let connection = here.idle.popLast() { return .idle(connection) }
+            guard here.opened < Self.maximumHereConnections else { return .none }
+            here.opened += 1
+            return .open
+        }
+        switch taken {
+        case .idle(let connection):
+            return connection
+        case .none:
+            return nil
+        case .open:
+            if let connection = try? SQLiteReadConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { return connection }
+            hereConnections.withLock { $0.opened -= 1 }
+            return nil
+        }
+    }
+
+    /// Puts a connection back among the idle ones; closes it when the store has closed meanwhile.
+    private func giveBack(_ connection: SQLiteReadConnection) {
+        let isClosed = hereConnections.withLock { here -> Bool in
+            if !here.isClosed { here.idle.append(connection) }
+            return here.isClosed
+        }
+        if isClosed { connection.exclusive.withLock { _ in connection.close() } }
     }
 
     /// Closes the connection (on its thread, after the reads queued before, once no other thread
@@ -105,12 +155,19 @@ final class SQLiteReadThread: Sendable {
         let connection = self.connection
         _ = try? await thread.runIfActive { connection.exclusive.withLock { _ in connection.close() } }
         try? await thread.shutdownGracefully()
+        // The idle connections of reads made here; one in use is closed when it is given back.
+        let idle = hereConnections.withLock { here -> [SQLiteReadConnection] in
+            here.isClosed = true
+            defer { here.idle = [] }
+            return here.idle
+        }
+        for connection in idle { connection.exclusive.withLock { _ in connection.close() } }
     }
 }
 
 /// One read-only SQLite connection and its prepared statements, used on one thread at a time:
-/// the one holding ``exclusive`` (``SQLiteReadThread``'s own, or a caller of
-/// ``SQLiteReadThread/readHere(_:_:_:)``). Closed once: by ``close()`` or in `deinit`.
+/// the one holding ``exclusive`` (``SQLiteReadThread``'s own, or the caller of
+/// ``SQLiteReadThread/readHere(_:_:_:)`` that took it). Closed once: by ``close()`` or in `deinit`.
 final class SQLiteReadConnection: @unchecked Sendable {
     /// The statements kept.
     enum Query: Hashable {
@@ -167,9 +224,6 @@ final class SQLiteReadConnection: @unchecked Sendable {
         if let handle { sqlite_nio_sqlite3_close_v2(handle) }
         handle = nil
     }
-
-    /// Whether ``close()`` has not been called (under ``exclusive``).
-    var isOpen: Bool { handle != nil }
 
     /// Makes the read about to run (under ``exclusive``) interruptible once `deadline` has passed;
     /// ``endInterruptible(_:)`` must follow before ``exclusive`` is released.

@@ -30,8 +30,8 @@ public protocol TokenStore: Sendable {
     /// ``digests(forOriginalTransactionIDs:)`` read on the calling thread, which it blocks (within
     /// the same time limit): nil when the store cannot read there now, and the caller reads through
     /// ``digests(forOriginalTransactionIDs:)``. A stateful `verifyReceipt` reads here on its
-    /// validation thread. Only the embedded store can (its read connection, when no other thread
-    /// uses it); PostgreSQL's reads stay asynchronous.
+    /// validation thread. Only the embedded store can (on a read-only connection the calling thread
+    /// has to itself); PostgreSQL's reads stay asynchronous.
     func digestsHere(forOriginalTransactionIDs ids: [String]) -> Result<[TokenDigestEntry], TokenStoreError>?
 
     /// Whether the database answers (a trivial query): `/health`.
