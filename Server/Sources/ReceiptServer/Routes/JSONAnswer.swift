@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import ReceiptKit
+import ReceiptState
 
 /// A JSON answer, its body written by ReceiptKit's ``JSONByteWriter`` straight into the outgoing
 /// buffer (no intermediate array, no `JSONEncoder`): what every route of the service returns.
@@ -37,6 +38,14 @@ struct JSONAnswer: ResponseGenerator, Sendable {
         // `latest_receipt_info`).
         let transactions = (response.receipt?.inApp.count ?? 0) + (response.latestReceiptInfo?.count ?? 0)
         self.init(status: status, expectedSize: 1024 + echoedReceiptSize + 900 * transactions) { $0.appleResponse(response) }
+    }
+
+    /// Apple's `verifyReceipt` answer with the stored state merged, made room for as
+    /// ``init(_:status:echoedReceiptSize:)`` does (and about 600 bytes a pending renewal info).
+    init(_ merged: StatefulVerifyReceiptResponse, echoedReceiptSize: Int) {
+        let transactions = (merged.response.receipt?.inApp.count ?? 0) + (merged.response.latestReceiptInfo?.count ?? 0)
+        let expectedSize = 1024 + echoedReceiptSize + 900 * transactions + 600 * (merged.pendingRenewalInfo?.count ?? 0)
+        self.init(status: .ok, expectedSize: expectedSize) { $0.statefulAppleResponse(merged) }
     }
 
     func response(from request: Request, context: some RequestContext) -> Response {

@@ -25,10 +25,9 @@ struct VerifyReceiptController: Sendable {
         return routes
     }
 
-    /// `POST /verifyReceipt`: the body is read whole (up to the limit), and on a validation
-    /// thread (ReceiptKit's pool, through ``ValidationPool``) read, validated, judged and written
-    /// as Apple's JSON into the outgoing buffer. The content type is not looked at (Apple's
-    /// endpoint reads any body as JSON).
+    /// `POST /verifyReceipt`: the body is read whole (up to the limit), and answered by
+    /// ``VerifyReceiptService/answer(toBody:readsStateHere:)``. The content type is not looked at
+    /// (Apple's endpoint reads any body as JSON).
     private func verifyReceipt(_ request: Request, logger: Logger) async -> JSONAnswer {
         let started = ContinuousClock.now
         let body: ByteBuffer
@@ -47,30 +46,7 @@ struct VerifyReceiptController: Sendable {
                     message: "the request body could not be read: \(error)"),
                 httpStatus: .badRequest, started: started)
         }
-        let endpoint = service.endpoint
-        let readiness = service.readiness
-        let keepsState = service.state != nil
-        let judged = await service.pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, BackendFault?, Bool, [String]) in
-            // The body is read once: as `endpoint.respond(toBody:)` reads it, keeping
-            // `exclude-old-transactions` for the stored state's merge.
-            let request: AppleVerifyReceiptRequest
-            do throws(AppleVerifyReceiptRequest.Refusal) {
-                request = try AppleVerifyReceiptRequest(parsing: body.readableBytesView)
-            } catch {
-                let (refused, fault) = Self.judge(
-                    AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message), readiness: readiness)
-                return (JSONAnswer(refused), refused, fault, false, [])
-            }
-            let (response, fault) = Self.judge(endpoint.respond(to: request), readiness: readiness)
-            let excludesOld = request.excludesOldTransactions
-            // With stored state for the receipt's subscriptions to merge, the answer is written after the read.
-            if keepsState {
-                let ids = StatefulVerifyReceiptResponse.originalTransactionIDs(of: response)
-                if !ids.isEmpty { return (nil, response, fault, excludesOld, ids) }
-            }
-            return (JSONAnswer(response, echoedReceiptSize: body.readableBytes), response, fault, excludesOld, [])
-        }
-        guard let (written, response, fault, excludesOld, ids) = judged else {
+        guard let outcome = await service.answer(toBody: body) else {
             var overloaded = answer(
                 AppleVerifyReceiptResponse(
                     status: .badRequest, code: HTTPFailureCode.overloaded,
@@ -79,17 +55,14 @@ struct VerifyReceiptController: Sendable {
             overloaded.asksToRetry = true
             return overloaded
         }
-        if let fault {
+        if let fault = outcome.fault {
             service.metrics.recordBackendFailure()
             logger.error("backend_failure: the receipt was answered 21005", metadata: [
                 "library": "\(fault.library)", "known_good_receipt": "\(fault.knownGoodReceipt ?? "verifies")",
             ])
         }
-        let answer = if let written { written } else {
-            await service.statefulAnswer(response, ids: ids, excludesOldTransactions: excludesOld, echoedReceiptSize: body.readableBytes)
-        }
-        record(httpStatus: answer.status, status: response.status, started: started)
-        return answer
+        record(httpStatus: outcome.answer.status, status: outcome.response.status, started: started)
+        return outcome.answer
     }
 
     /// A failure of the crypto library, as logged: what it said of the client's receipt, and what

@@ -66,10 +66,33 @@ extension StateService {
     /// validation thread).
     func merged(_ response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool) async -> StatefulVerifyReceiptResponse {
         guard !ids.isEmpty else { return StatefulVerifyReceiptResponse(response) }
+        let states: Result<[String: SubscriptionState], TokenStoreError>
         do {
-            let states = try await reader.states(of: ids)
-            return StatefulVerifyReceiptResponse(merging: states, into: response, ids: ids, excludesOldTransactions: excludesOldTransactions)
+            states = .success(try await reader.states(of: ids))
         } catch {
+            states = .failure(error)
+        }
+        return Self.merged(response, ids: ids, excludesOldTransactions: excludesOldTransactions, states: states)
+    }
+
+    /// ``merged(_:ids:excludesOldTransactions:)`` read and merged on the calling thread (the
+    /// validation thread), when the store can read there (``StateReader/statesHere(of:at:)``);
+    /// nil when it cannot, and the caller awaits ``merged(_:ids:excludesOldTransactions:)``.
+    func mergedHere(_ response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool) -> StatefulVerifyReceiptResponse? {
+        guard !ids.isEmpty else { return StatefulVerifyReceiptResponse(response) }
+        guard let states = reader.statesHere(of: ids) else { return nil }
+        return Self.merged(response, ids: ids, excludesOldTransactions: excludesOldTransactions, states: states)
+    }
+
+    /// `states` merged into `response`; a failure to read them answered from the receipt alone.
+    private static func merged(
+        _ response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool,
+        states: Result<[String: SubscriptionState], TokenStoreError>
+    ) -> StatefulVerifyReceiptResponse {
+        switch states {
+        case .success(let states):
+            return StatefulVerifyReceiptResponse(merging: states, into: response, ids: ids, excludesOldTransactions: excludesOldTransactions)
+        case .failure(let error):
             var alone = response
             alone.failure = AppleVerifyReceiptResponse.Failure(
                 code: Self.stateUnavailableCode,

@@ -88,17 +88,13 @@ extension VerifyReceiptService {
     }
 
     /// A `verifyReceipt` answer with the stored state of the receipt's subscriptions merged
-    /// (``StateService/answer(_:excludesOldTransactions:)``).
-    /// Written straight into the outgoing buffer, made room for as ``JSONAnswer/init(_:status:echoedReceiptSize:)``
-    /// does (and about 600 bytes a pending renewal info).
+    /// (``StateService/answer(_:excludesOldTransactions:)``), the state read asynchronously, written
+    /// straight into the outgoing buffer.
     /// `ids`: the response's ``StatefulVerifyReceiptResponse/originalTransactionIDs(of:)``.
     func statefulAnswer(
         _ response: AppleVerifyReceiptResponse, ids: [String], excludesOldTransactions: Bool, echoedReceiptSize: Int
     ) async -> JSONAnswer {
         guard let state else { return JSONAnswer(response, echoedReceiptSize: echoedReceiptSize) }
-        let merged = await state.merged(response, ids: ids, excludesOldTransactions: excludesOldTransactions)
-        let transactions = (merged.response.receipt?.inApp.count ?? 0) + (merged.response.latestReceiptInfo?.count ?? 0)
-        let expectedSize = 1024 + echoedReceiptSize + 900 * transactions + 600 * (merged.pendingRenewalInfo?.count ?? 0)
-        return JSONAnswer(status: .ok, expectedSize: expectedSize) { $0.statefulAppleResponse(merged) }
+        return JSONAnswer(await state.merged(response, ids: ids, excludesOldTransactions: excludesOldTransactions), echoedReceiptSize: echoedReceiptSize)
     }
 }

@@ -34,6 +34,28 @@ public struct StateReader: Sendable {
                 }
             }
         }
+        return derive(entries, at: at)
+    }
+
+    /// ``states(of:at:)`` read on the calling thread (``TokenStore/digestsHere(forOriginalTransactionIDs:)``),
+    /// when it can be: nil when the store cannot read there now, or when a token is not in the
+    /// cache (fetching it is asynchronous); the caller then uses ``states(of:at:)``.
+    public func statesHere(of originalTransactionIds: [String], at: Date = Date()) -> Result<[String: SubscriptionState], TokenStoreError>? {
+        guard !originalTransactionIds.isEmpty else { return .success([:]) }
+        switch store.digestsHere(forOriginalTransactionIDs: originalTransactionIds) {
+        case nil:
+            return nil
+        case .failure(let error)?:
+            return .failure(error)
+        case .success(let entries)?:
+            guard !entries.contains(where: { cache.facts(forDigest: $0.digest) == nil }) else { return nil }
+            return .success(derive(entries, at: at))
+        }
+    }
+
+    /// The states of the tokens of `entries` that are in the cache, at `at`.
+    private func derive(_ entries: [TokenDigestEntry], at: Date) -> [String: SubscriptionState] {
+        guard !entries.isEmpty else { return [:] }
         var byID: [String: [(key: String, facts: TokenFacts)]] = [:]
         for entry in entries {
             guard let facts = cache.facts(forDigest: entry.digest) else { continue }

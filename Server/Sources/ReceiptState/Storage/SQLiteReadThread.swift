@@ -1,4 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOPosix
+import Synchronization
 // sqlite-nio's own SQLite (the library SQLiteNIO is built on): one SQLite in the process, so the
 // file locks of both connections are kept by the same code.
 import VaporCSQLite
@@ -14,16 +16,39 @@ import VaporCSQLite
 /// awaited within the same deadline (``boundedWait(_:starting:)``, no task made): a read that
 /// does not end in time is answered `timeout` and left to end on its own, as before.
 ///
+/// A read may also be made on the calling thread (``readHere(_:_:_:)``): a stateful
+/// `verifyReceipt` reads on its validation thread, right after the validation, rather than
+/// hopping to this thread and back, on a read-only connection of its own, taken from a few kept
+/// for that. Every connection is used by one thread at a time (its
+/// ``SQLiteReadConnection/exclusive`` lock, which no two threads ask for at once).
+///
 /// The connection is read-only (`query_only`): writes and migrations stay on SQLiteNIO's
 /// connection. In WAL mode a read sees every transaction committed before it began, on either
 /// connection.
 final class SQLiteReadThread: Sendable {
     private let thread: NIOThreadPool
     private let connection: SQLiteReadConnection
+    private let path: String
+    private let busyTimeoutMilliseconds: Int32
+    /// The connections of ``readHere(_:_:_:)``: one per thread reading at once, so that two
+    /// validation threads never wait for one another (nor take turns with this thread).
+    private let hereConnections = Mutex(HereConnections())
 
-    private init(thread: NIOThreadPool, connection: SQLiteReadConnection) {
+    /// The idle connections for reads made here, and how many are open.
+    private struct HereConnections {
+        var idle: [SQLiteReadConnection] = []
+        var opened = 0
+        var isClosed = false
+    }
+
+    /// The most connections open for reads made here (beyond it, a read is made on this thread).
+    static let maximumHereConnections = 8
+
+    private init(thread: NIOThreadPool, connection: SQLiteReadConnection, path: String, busyTimeoutMilliseconds: Int32) {
         self.thread = thread
         self.connection = connection
+        self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     }
 
     /// Opens the second connection to `path` on a thread of its own; nil (and the thread ended)
@@ -42,7 +67,7 @@ final class SQLiteReadThread: Sendable {
             try? await thread.shutdownGracefully()
             return nil
         }
-        return SQLiteReadThread(thread: thread, connection: connection)
+        return SQLiteReadThread(thread: thread, connection: connection, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     }
 
     /// Runs `work` on the thread with the connection, waiting at most `seconds` for it.
@@ -56,27 +81,93 @@ final class SQLiteReadThread: Sendable {
                 guard case .active = state else {
                     return finish(.failure(TokenStoreError(.unavailable, "\(what): the store is closed")))
                 }
-                do throws(TokenStoreError) {
-                    finish(.success(try work(connection)))
-                } catch {
-                    finish(.failure(error))
-                }
+                finish(connection.exclusive.withLock { _ in Result { () throws(TokenStoreError) in try work(connection) } }.mapError { $0 })
             }
             return {}
         }
         return try outcome.value(seconds, what) { "SQLite: \($0)" }
     }
 
-    /// Closes the connection (on its thread, after the reads queued before) and ends the thread.
+    /// Runs `work` with a connection of the caller's own on the calling thread, blocking it: an
+    /// idle one of ``hereConnections``, or a new one (opened with the same busy timeout); nil, at
+    /// once, when ``maximumHereConnections`` are in use, one cannot be opened, or the store is
+    /// closed (the caller uses ``run(_:_:_:)``).
+    ///
+    /// A read made here cannot be left behind as ``run(_:_:_:)`` leaves one, so it is bounded
+    /// with SQLite's own means: a lock is waited for at most the busy timeout the connection was
+    /// opened with (the store's ``TokenStoreLimits/operationTimeout``), and a statement still
+    /// running at `seconds` is interrupted (`sqlite3_interrupt`, from ``DeadlineWatch/shared``).
+    /// A read that fails once its time has passed is answered as ``run(_:_:_:)`` answers a read
+    /// that does not end in time: `timeout`, "`what`: the database did not answer within
+    /// `seconds` s". (A file read that the kernel does not return from is not bounded.)
+    func readHere<T: Sendable>(
+        _ seconds: Double, _ what: String, _ work: (SQLiteReadConnection) throws(TokenStoreError) -> T
+    ) -> Result<T, TokenStoreError>? {
+        guard let connection = takeHereConnection() else { return nil }
+        defer { giveBack(connection) }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(seconds, 0) * 1000))
+        // Held by no other thread (the connection is this caller's alone until given back).
+        let result = connection.exclusive.withLock { _ -> Result<T, TokenStoreError> in
+            let read = connection.interruptible(until: deadline)
+            defer { connection.endInterruptible(read) }
+            return Result { () throws(TokenStoreError) in try work(connection) }
+        }
+        if case .failure = result, ContinuousClock.now >= deadline {
+            return .failure(TokenStoreError(.timeout, "\(what): the database did not answer within \(seconds) s"))
+        }
+        return result
+    }
+
+    /// An idle connection for a read made here, or a new one; nil when none can be had.
+    private func takeHereConnection() -> SQLiteReadConnection? {
+        enum Taken { case idle(SQLiteReadConnection), open, none }
+        let taken = hereConnections.withLock { here -> Taken in
+            guard !here.isClosed else { return .none }
+            if let connection = here.idle.popLast() { return .idle(connection) }
+            guard here.opened < Self.maximumHereConnections else { return .none }
+            here.opened += 1
+            return .open
+        }
+        switch taken {
+        case .idle(let connection):
+            return connection
+        case .none:
+            return nil
+        case .open:
+            if let connection = try? SQLiteReadConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { return connection }
+            hereConnections.withLock { $0.opened -= 1 }
+            return nil
+        }
+    }
+
+    /// Puts a connection back among the idle ones; closes it when the store has closed meanwhile.
+    private func giveBack(_ connection: SQLiteReadConnection) {
+        let isClosed = hereConnections.withLock { here -> Bool in
+            if !here.isClosed { here.idle.append(connection) }
+            return here.isClosed
+        }
+        if isClosed { connection.exclusive.withLock { _ in connection.close() } }
+    }
+
+    /// Closes the connection (on its thread, after the reads queued before, once no other thread
+    /// reads with it) and ends the thread.
     func close() async {
         let connection = self.connection
-        _ = try? await thread.runIfActive { connection.close() }
+        _ = try? await thread.runIfActive { connection.exclusive.withLock { _ in connection.close() } }
         try? await thread.shutdownGracefully()
+        // The idle connections of reads made here; one in use is closed when it is given back.
+        let idle = hereConnections.withLock { here -> [SQLiteReadConnection] in
+            here.isClosed = true
+            defer { here.idle = [] }
+            return here.idle
+        }
+        for connection in idle { connection.exclusive.withLock { _ in connection.close() } }
     }
 }
 
-/// One read-only SQLite connection and its prepared statements, used on one thread at a time
-/// (``SQLiteReadThread``'s). Closed once: by ``close()`` or in `deinit`.
+/// One read-only SQLite connection and its prepared statements, used on one thread at a time:
+/// the one holding ``exclusive`` (``SQLiteReadThread``'s own, or the caller of
+/// ``SQLiteReadThread/readHere(_:_:_:)`` that took it). Closed once: by ``close()`` or in `deinit`.
 final class SQLiteReadConnection: @unchecked Sendable {
     /// The statements kept.
     enum Query: Hashable {
@@ -95,6 +186,16 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     private var handle: OpaquePointer?
     private var statements: [Query: SQLitePreparedStatement] = [:]
+
+    /// Held by the thread using the connection, for the whole of its use.
+    let exclusive = Mutex(())
+
+    /// The read that a passed deadline may interrupt now (its number), if any: set and cleared by
+    /// the thread holding ``exclusive``, looked at by the deadline's expiry, so that an interrupt
+    /// reaches only the read it was meant for, while the connection is open.
+    private let interruptibleRead = NIOLockedValueBox<UInt64?>(nil)
+    /// The number of the next interruptible read (under ``exclusive``).
+    private var nextRead: UInt64 = 0
 
     /// Opens the file at `path` (which must exist), read-only, waiting `busyTimeoutMilliseconds`
     /// at most for a lock.
@@ -124,25 +225,62 @@ final class SQLiteReadConnection: @unchecked Sendable {
         handle = nil
     }
 
+    /// Makes the read about to run (under ``exclusive``) interruptible once `deadline` has passed;
+    /// ``endInterruptible(_:)`` must follow before ``exclusive`` is released.
+    func interruptible(until deadline: ContinuousClock.Instant) -> (read: UInt64, watch: DeadlineWatch.Entry) {
+        let read = nextRead
+        nextRead &+= 1
+        interruptibleRead.withLockedValue { $0 = read }
+        let watch = DeadlineWatch.shared.add(deadline) { [self] in
+            interruptibleRead.withLockedValue { current in
+                // Read while `read` runs: the thread running it holds `exclusive`, so the
+                // connection is open, and it ends the read only under this lock.
+                if current == read, let handle { sqlite_nio_sqlite3_interrupt(handle) }
+            }
+        }
+        return (read, watch)
+    }
+
+    /// Ends what ``interruptible(until:)`` began: no interrupt reaches the connection after it.
+    func endInterruptible(_ interruptible: (read: UInt64, watch: DeadlineWatch.Entry)) {
+        DeadlineWatch.shared.remove(interruptible.watch)
+        interruptibleRead.withLockedValue { $0 = nil }
+    }
+
     /// The statement for `query`, prepared on first use.
     func statement(_ query: Query) throws(TokenStoreError) -> SQLitePreparedStatement {
         if let statement = statements[query] { return statement }
+        let statement = try prepare(query.sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        statements[query] = statement
+        return statement
+    }
+
+    /// `sql` prepared.
+    private func prepare(_ sql: String, flags: UInt32) throws(TokenStoreError) -> SQLitePreparedStatement {
         guard let handle else { throw TokenStoreError(.unavailable, "the SQLite read connection is closed") }
         var prepared: OpaquePointer?
-        let result = sqlite_nio_sqlite3_prepare_v3(handle, query.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, flags, &prepared, nil)
         guard result == SQLITE_OK, let prepared else {
             sqlite_nio_sqlite3_finalize(prepared)
             throw TokenStoreError(.unavailable, "SQLite: \(Self.message(handle, result))")
         }
-        let statement = SQLitePreparedStatement(prepared)
-        statements[query] = statement
-        return statement
+        return SQLitePreparedStatement(prepared)
     }
 
     /// Runs `query` with `texts` bound to its parameters in order, calling `row` on each row; the
     /// statement is reset after (its read transaction ended), whatever happens.
     func rows(_ query: Query, _ texts: [String], _ row: (SQLitePreparedStatement) -> Void) throws(TokenStoreError) {
-        let statement = try statement(query)
+        try rows(of: try statement(query), texts, row)
+    }
+
+    /// Runs `sql`, a statement not kept (prepared, run and finalized: the tests' queries), calling
+    /// `row` on each row.
+    func rows(sql: String, _ row: (SQLitePreparedStatement) -> Void) throws(TokenStoreError) {
+        try rows(of: try prepare(sql, flags: 0), [], row)
+    }
+
+    /// ``rows(_:_:_:)`` of a prepared statement.
+    private func rows(of statement: SQLitePreparedStatement, _ texts: [String], _ row: (SQLitePreparedStatement) -> Void) throws(TokenStoreError) {
         defer { statement.reset() }
         for (index, text) in texts.enumerated() {
             let result = sqlite_nio_sqlite3_bind_text64(

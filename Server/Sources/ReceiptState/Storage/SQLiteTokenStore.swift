@@ -131,12 +131,7 @@ public final class SQLiteTokenStore: TokenStore {
         }
         if let reads {
             return try await reads.run(limits.operationTimeout, "reading token digests") { connection throws(TokenStoreError) in
-                var entries: [TokenDigestEntry] = []
-                try connection.rows(.digests(count: ids.count), ids) { row in
-                    guard !row.isNull(0), !row.isNull(1) else { return }
-                    entries.append(TokenDigestEntry(digest: row.text(0), originalTransactionID: row.text(1)))
-                }
-                return entries
+                try Self.digests(forOriginalTransactionIDs: ids, on: connection)
             }
         }
         let sql = StoreSchema.selectDigestsByOriginalTransactionIDs(count: ids.count, dialect: .sqlite)
@@ -148,6 +143,28 @@ public final class SQLiteTokenStore: TokenStore {
             guard let digest = row.column("token_sha256")?.string, let id = row.column("original_transaction_id")?.string else { return nil }
             return TokenDigestEntry(digest: digest, originalTransactionID: id)
         }
+    }
+
+    /// On the read connection, when no other thread uses it (``SQLiteReadThread/readHere(_:_:_:)``:
+    /// a lock waited for at most the busy timeout, a statement interrupted at the time limit).
+    public func digestsHere(forOriginalTransactionIDs ids: [String]) -> Result<[TokenDigestEntry], TokenStoreError>? {
+        guard !ids.isEmpty else { return .success([]) }
+        guard ids.count <= limits.maximumIDsPerRead else {
+            return .failure(TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)"))
+        }
+        return reads?.readHere(limits.operationTimeout, "reading token digests") { connection throws(TokenStoreError) in
+            try Self.digests(forOriginalTransactionIDs: ids, on: connection)
+        }
+    }
+
+    /// The digests read with the read connection's kept statement.
+    private static func digests(forOriginalTransactionIDs ids: [String], on connection: SQLiteReadConnection) throws(TokenStoreError) -> [TokenDigestEntry] {
+        var entries: [TokenDigestEntry] = []
+        try connection.rows(.digests(count: ids.count), ids) { row in
+            guard !row.isNull(0), !row.isNull(1) else { return }
+            entries.append(TokenDigestEntry(digest: row.text(0), originalTransactionID: row.text(1)))
+        }
+        return entries
     }
 
     public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {

@@ -27,11 +27,25 @@ public protocol TokenStore: Sendable {
     /// How many tokens are stored, of each kind.
     func count() async throws(TokenStoreError) -> [TokenKind: Int]
 
+    /// ``digests(forOriginalTransactionIDs:)`` read on the calling thread, which it blocks (within
+    /// the same time limit): nil when the store cannot read there now, and the caller reads through
+    /// ``digests(forOriginalTransactionIDs:)``. A stateful `verifyReceipt` reads here on its
+    /// validation thread. Only the embedded store can (on a read-only connection the calling thread
+    /// has to itself); PostgreSQL's reads stay asynchronous.
+    func digestsHere(forOriginalTransactionIDs ids: [String]) -> Result<[TokenDigestEntry], TokenStoreError>?
+
     /// Whether the database answers (a trivial query): `/health`.
     func ping() async throws(TokenStoreError)
 
     /// Closes the connections; no call may follow.
     func close() async
+}
+
+extension TokenStore {
+    /// None: the reads are asynchronous.
+    public func digestsHere(forOriginalTransactionIDs ids: [String]) -> Result<[TokenDigestEntry], TokenStoreError>? {
+        nil
+    }
 }
 
 /// A stored token's digest and the original transaction id it concerns.
