@@ -72,12 +72,26 @@ package struct CompactJWS: Sendable {
 
     /// The three segment ranges; `malformed_jws` for another count or an empty one.
     private static func segments(_ token: [UInt8]) throws(ReceiptValidationError) -> (Range<Int>, Range<Int>, Range<Int>) {
+        // An index loop over the buffer: the same scan as `enumerated()`, which unoptimised builds
+        // (the test suites, several times over under the sanitizers) ran as a generic iterator,
+        // a quarter of every JWS verification's time there.
         var dots: [Int] = []
-        for (index, byte) in token.enumerated() where byte == UInt8(ascii: ".") {
-            dots.append(index)
-            guard dots.count <= 2 else {
-                throw ReceiptValidationError(.malformedJWS, "The JWS has more than three segments (JWE and JSON serializations are not accepted).")
+        var tooMany = false
+        token.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: ".") {
+                    guard dots.count < 2 else {
+                        tooMany = true
+                        return
+                    }
+                    dots.append(index)
+                }
+                index += 1
             }
+        }
+        guard !tooMany else {
+            throw ReceiptValidationError(.malformedJWS, "The JWS has more than three segments (JWE and JSON serializations are not accepted).")
         }
         guard dots.count == 2 else {
             throw ReceiptValidationError(.malformedJWS, "The data is not a compact JWS (header.payload.signature).")
