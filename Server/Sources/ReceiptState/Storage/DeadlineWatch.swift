@@ -2,9 +2,9 @@ import NIOConcurrencyHelpers
 
 /// The clock of every ``boundedWait(_:_:)`` in the process: the waits' deadlines in one
 /// lock-protected table, and one task that sleeps ``tick`` at a time while the table holds any,
-/// calling each entry's expiry once its deadline has passed. The task ends once the table has
-/// stayed empty for ``lingering`` (an idle process wakes up for nothing), and the next entry starts
-/// another.
+/// calling each entry's expiry once its deadline has passed. The task ends once no entry has been
+/// waiting or added for ``lingering`` (an idle process wakes up for nothing), and the next entry
+/// starts another.
 ///
 /// A timer task per wait (`Task.sleep`) cost a task, a dispatch timer set and cancelled, and a
 /// wake-up of dispatch's timer thread per store call — about 6 % of the CPU of a stateful
@@ -78,10 +78,12 @@ final class DeadlineWatch: Sendable {
     /// How many times a sleeping task was started.
     var starts: Int { table.withLockedValue { $0.starts } }
 
-    /// Sleeps a tick at a time, expiring what is due, until the table has been empty for
-    /// ``lingering``.
+    /// Sleeps a tick at a time, expiring what is due, until the table has been empty (no entry
+    /// waiting at a tick, none added between) for ``lingering``.
     private func watch() async {
+        // Since when no entry has been waiting at a tick nor added between ticks.
         var emptySince: ContinuousClock.Instant?
+        var seenID = table.withLockedValue { $0.nextID }
         while true {
             try? await Task.sleep(for: Self.tick)
             let now = ContinuousClock.now
@@ -93,7 +95,9 @@ final class DeadlineWatch: Sendable {
                     let dueIDs = table.waiting.compactMap { $0.value.deadline <= now ? $0.key : nil }
                     due = dueIDs.compactMap { table.waiting.removeValue(forKey: $0) }
                 }
-                guard table.waiting.isEmpty else {
+                let added = table.nextID != seenID
+                seenID = table.nextID
+                guard table.waiting.isEmpty, !added else {
                     emptySince = nil
                     return (due, false)
                 }
