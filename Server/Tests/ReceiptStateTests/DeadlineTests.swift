@@ -94,7 +94,8 @@ private final class Gate: @unchecked Sendable {
 }
 
 /// The one clock of every bounded wait: each entry's expiry is called once when its deadline has
-/// passed, never when it was removed first, and the table ends empty (the watching task ends).
+/// passed, never when it was removed first, and the table ends empty (the watching task ends once
+/// it has stayed empty for its lingering time).
 @Suite(.timeLimit(.minutes(1)))
 struct DeadlineWatchTests {
     @Test func dueEntriesExpireOnceAndRemovedOnesNever() async throws {
@@ -115,6 +116,34 @@ struct DeadlineWatchTests {
         _ = watch.add(.now + .milliseconds(1)) { late.record(0) }
         while late.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(late.indices == [0])
+    }
+
+    /// The task outlives an empty table by its lingering time: entries that come and go one at a
+    /// time (a request's one read each) share one task, which still expires a due entry; once no
+    /// entry has been waiting or added for that long the task ends, and a new entry starts another
+    /// that expires it.
+    @Test func oneTaskWhileEntriesComeAndGoThenEndsWhenIdle() async throws {
+        let watch = DeadlineWatch(lingering: .seconds(5))
+        for _ in 0..<20 {
+            let entry = watch.add(.now + .seconds(60)) {}
+            watch.remove(entry)
+            try await Task.sleep(for: .milliseconds(15))
+        }
+        #expect(watch.starts == 1, "entries a tick or more apart share the one task")
+        let calls = Calls()
+        _ = watch.add(.now + .milliseconds(20)) { calls.record(1) }
+        while calls.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(watch.starts == 1)
+        #expect(watch.isWatching)
+
+        let brief = DeadlineWatch(lingering: .milliseconds(50))
+        _ = brief.add(.now + .milliseconds(1)) { calls.record(2) }
+        while calls.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        while brief.isWatching { try await Task.sleep(for: .milliseconds(10)) }
+        _ = brief.add(.now + .milliseconds(1)) { calls.record(3) }
+        while calls.count < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(calls.indices == [1, 2, 3])
+        #expect(brief.starts == 2)
     }
 }
 

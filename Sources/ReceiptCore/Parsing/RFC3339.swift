@@ -228,6 +228,34 @@ public enum RFC3339 {
         return cursor.count
     }
 
+    /// Stores `yyyy-MM-dd HH:mm:ss` of `seconds` (since 1970, proleptic Gregorian calendar,
+    /// rounded down to the day) at `out`, which has room for 19 bytes, and returns 19; nil
+    /// (nothing stored) outside the years 0 to 9999.
+    ///
+    /// One call a text, for Apple's `_date` and `_pst` texts (ReceiptOutput's `AppleDate`): here
+    /// ``ASCIICursor`` and ``civilDate(daysSinceEpoch:)`` are inlined, while a writer in another
+    /// module calls each digit pair, byte and the calendar across the module boundary (thirteen
+    /// calls, 724 instructions a text; Benchmarks/RESULTS.md, session 21).
+    package static func writeCivilSeconds(_ seconds: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, dayOfMonth) = civilDate(daysSinceEpoch: Int(days))
+        guard (0...9999).contains(year) else { return nil }
+        var cursor = ASCIICursor(out)
+        cursor.digits(year, width: 4)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(month, width: 2)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.digits(dayOfMonth, width: 2)
+        cursor.byte(UInt8(ascii: " "))
+        cursor.digits(secondOfDay / 3600, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay / 60 % 60, width: 2)
+        cursor.byte(UInt8(ascii: ":"))
+        cursor.digits(secondOfDay % 60, width: 2)
+        return cursor.count
+    }
+
     /// Stores `THH:MM:SS`, then `.sss` when `millisecond` is not 0, then `Z` at `out`, which has
     /// room for 14 bytes, and returns how many it stored (10 or 14). `secondOfDay` is 0–86,399 and
     /// `millisecond` 0–999.

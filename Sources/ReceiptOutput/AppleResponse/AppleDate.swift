@@ -114,24 +114,15 @@ public struct AppleDate: Hashable, Sendable {
     /// Stores ``civilText(_:zone:)`` at `out`, which has room for 19 bytes and the zone, and
     /// returns how many bytes it stored; nil (nothing stored) outside the years 0–9999.
     package static func writeCivilText(_ seconds: Int64, zone: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let civil = CivilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(civil.year) else { return nil }
-        var cursor = ASCIICursor(out)
-        cursor.digits(Int(civil.year), width: 4)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(Int(civil.month), width: 2)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(Int(civil.day), width: 2)
-        cursor.byte(UInt8(ascii: " "))
-        cursor.digits(secondOfDay / 3600, width: 2)
-        cursor.byte(UInt8(ascii: ":"))
-        cursor.digits(secondOfDay / 60 % 60, width: 2)
-        cursor.byte(UInt8(ascii: ":"))
-        cursor.digits(secondOfDay % 60, width: 2)
-        cursor.text(zone)
-        return cursor.count
+        // The date and time in one call into ReceiptCore (``RFC3339/writeCivilSeconds(_:to:)``),
+        // the zone copied whole.
+        guard let length = RFC3339.writeCivilSeconds(seconds, to: out) else { return nil }
+        let zoneLength = zone.withUTF8Buffer { zone -> Int in
+            guard let base = zone.baseAddress else { return 0 }
+            (out + length).update(from: base, count: zone.count)
+            return zone.count
+        }
+        return length + zoneLength
     }
 
     /// `yyyy-MM-dd HH:mm:ss` of a count of seconds since 1970 (proleptic Gregorian calendar).
@@ -153,49 +144,5 @@ extension CivilDate {
     /// The weekday (0 = Sunday) of a count of days since 1970-01-01 (a Thursday).
     static func weekday(_ days: Int64) -> Int64 {
         ((days + 4) % 7 + 7) % 7
-    }
-}
-
-/// US Pacific time (America/Los_Angeles) by the US federal daylight-saving rules, which is what
-/// Apple's `_pst` fields show: written out here so the answer does not depend on the tz database
-/// a server has installed, and checked against Foundation's `TimeZone` in the tests.
-///
-/// - since 2007: daylight time from the second Sunday of March, 02:00 PST, to the first Sunday of
-///   November, 02:00 PDT;
-/// - 1987–2006: from the first Sunday of April to the last Sunday of October (no App Store receipt
-///   is older than 2008; earlier instants use this rule too).
-enum PacificTime {
-    /// Seconds to add to UTC: −25,200 (PDT) or −28,800 (PST).
-    static func offset(atUnixSeconds seconds: Int64) -> Int64 {
-        let standard: Int64 = -8 * 3600
-        let local = seconds + standard
-        let year = CivilDate(daysSinceEpoch: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400).year
-        let start: Int64
-        let end: Int64
-        if year >= 2007 {
-            start = nthSunday(2, month: 3, year: year)
-            end = nthSunday(1, month: 11, year: year)
-        } else {
-            start = nthSunday(1, month: 4, year: year)
-            end = lastSunday(month: 10, year: year)
-        }
-        // 02:00 local: 10:00 UTC in standard time (start), 09:00 UTC in daylight time (end).
-        let daylightStarts = start * 86_400 + 10 * 3600
-        let daylightEnds = end * 86_400 + 9 * 3600
-        return seconds >= daylightStarts && seconds < daylightEnds ? -7 * 3600 : standard
-    }
-
-    /// The day (since 1970) of the n-th Sunday of a month.
-    private static func nthSunday(_ n: Int64, month: Int64, year: Int64) -> Int64 {
-        let first = CivilDate(year: year, month: month, day: 1).daysSinceEpoch
-        let firstSunday = first + (7 - CivilDate.weekday(first)) % 7
-        return firstSunday + (n - 1) * 7
-    }
-
-    /// The day (since 1970) of the last Sunday of a month.
-    private static func lastSunday(month: Int64, year: Int64) -> Int64 {
-        let nextMonth = month == 12 ? CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch : CivilDate(year: year, month: month + 1, day: 1).daysSinceEpoch
-        let last = nextMonth - 1
-        return last - CivilDate.weekday(last)
     }
 }
