@@ -233,27 +233,21 @@ public enum RFC3339 {
     /// (nothing stored) outside the years 0 to 9999.
     ///
     /// One call a text, for Apple's `_date` and `_pst` texts (ReceiptOutput's `AppleDate`): here
-    /// ``ASCIICursor`` and ``civilDate(daysSinceEpoch:)`` are inlined, while a writer in another
+    /// ``writeDay(_:to:)`` and ``ASCIICursor`` are calls within the module, while a writer in another
     /// module calls each digit pair, byte and the calendar across the module boundary (thirteen
     /// calls, 724 instructions a text; Benchmarks/RESULTS.md, session 21).
     package static func writeCivilSeconds(_ seconds: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
-        let (year, month, dayOfMonth) = civilDate(daysSinceEpoch: Int(days))
-        guard (0...9999).contains(year) else { return nil }
-        var cursor = ASCIICursor(out)
-        cursor.digits(year, width: 4)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(month, width: 2)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.digits(dayOfMonth, width: 2)
+        guard let dayLength = writeDay(Int(days), to: out) else { return nil }
+        var cursor = ASCIICursor(out + dayLength)
         cursor.byte(UInt8(ascii: " "))
         cursor.digits(secondOfDay / 3600, width: 2)
         cursor.byte(UInt8(ascii: ":"))
         cursor.digits(secondOfDay / 60 % 60, width: 2)
         cursor.byte(UInt8(ascii: ":"))
         cursor.digits(secondOfDay % 60, width: 2)
-        return cursor.count
+        return dayLength + cursor.count
     }
 
     /// Stores `THH:MM:SS`, then `.sss` when `millisecond` is not 0, then `Z` at `out`, which has
