@@ -82,7 +82,7 @@ package enum PacificTime {
     }
 
     /// The weekday (0 = Sunday) of a count of days since 1970-01-01 (a Thursday).
-    private static func weekday(_ days: Int64) -> Int64 {
+    static func weekday(_ days: Int64) -> Int64 {
         ((days + 4) % 7 + 7) % 7
     }
 }

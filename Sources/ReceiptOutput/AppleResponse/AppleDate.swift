@@ -115,7 +115,8 @@ public struct AppleDate: Hashable, Sendable {
     /// returns how many bytes it stored; nil (nothing stored) outside the years 0–9999.
     package static func writeCivilText(_ seconds: Int64, zone: StaticString, to out: UnsafeMutablePointer<UInt8>) -> Int? {
         // The date and time in one call into ReceiptCore (``RFC3339/writeCivilSeconds(_:to:)``),
-        // the zone copied whole.
+        // the zone copied whole here: ``ASCIICursor`` is not inlined across the module boundary
+        // (its init and `text(_:)` were two calls more a text in the release build, objdump).
         guard let length = RFC3339.writeCivilSeconds(seconds, to: out) else { return nil }
         let zoneLength = zone.withUTF8Buffer { zone -> Int in
             guard let base = zone.baseAddress else { return 0 }
@@ -137,12 +138,5 @@ public struct AppleDate: Hashable, Sendable {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-}
-
-extension CivilDate {
-    /// The weekday (0 = Sunday) of a count of days since 1970-01-01 (a Thursday).
-    static func weekday(_ days: Int64) -> Int64 {
-        ((days + 4) % 7 + 7) % 7
     }
 }

@@ -28,4 +28,10 @@ import Testing
         #expect(probes.count > 50_000)
         #expect(PacificTime.daylightSpans.count == 100)
     }
+
+    @Test func weekdays() {
+        #expect(PacificTime.weekday(0) == 4)  // 1970-01-01 was a Thursday
+        #expect(PacificTime.weekday(-4) == 0)
+        #expect(PacificTime.weekday(-5) == 6)
+    }
 }
