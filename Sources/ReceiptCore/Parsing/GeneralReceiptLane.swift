@@ -13,7 +13,7 @@ enum GeneralReceiptLane {
     static func receipt(_ payload: [UInt8]) throws(ReceiptValidationError) -> Receipt {
         let (reader, attributes) = try topLevelAttributes(payload)
         try checkInAppPurchaseCount(attributes, reader: reader)
-        var receipt = Receipt()
+        var receipt = Receipt.empty
         var seen = SeenAttributeTypes<ReceiptAttributeType>()
         var memo = RepeatedValueMemo()
         for attribute in attributes {

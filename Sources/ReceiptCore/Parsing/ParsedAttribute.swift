@@ -86,9 +86,11 @@ struct ParsedAttribute {
     /// The value octets as an array.
     func valueBytes() -> [UInt8] { Array(value) }
 
-    /// The attribute kept raw.
+    /// The attribute kept raw (its common short encodings shared, ``SharedAttributeBytes``).
     func raw() -> ReceiptAttribute {
-        ReceiptAttribute(typeBytes: Array(typeBytes), versionBytes: Array(versionBytes), value: Array(value))
+        ReceiptAttribute(
+            typeBytes: SharedAttributeBytes.array(typeBytes), versionBytes: SharedAttributeBytes.array(versionBytes),
+            value: SharedAttributeBytes.array(value))
     }
 
     /// An error at this attribute.

@@ -36,6 +36,10 @@ struct RawAttributeListMemo {
     /// (their ranges are known, so the list can become the next template).
     private var rangesComplete = true
 
+    /// The capacity a purchase's raw attribute list (and its ranges) starts with when it is not
+    /// copied from the template: every purchase of the real fixtures has seven or eight.
+    private static let initialCapacity = 8
+
     init() {}
 
     /// Starts a purchase read from `bytes`, whose `otherAttributes` is empty. Forgets the template
@@ -73,10 +77,16 @@ struct RawAttributeListMemo {
             attribute = template[index]
             break
         }
+        if list.capacity == 0 {
+            // The first raw attribute of a purchase with no template to copy from (Apple's
+            // purchases carry seven or eight): one allocation, where growing from empty made four.
+            list.reserveCapacity(Self.initialCapacity)
+            currentRanges.reserveCapacity(Self.initialCapacity)
+        }
         list.append(attribute ?? ReceiptAttribute(
-            typeBytes: Array(UnsafeBufferPointer(rebasing: bytes[type])),
-            versionBytes: Array(UnsafeBufferPointer(rebasing: bytes[version])),
-            value: Array(UnsafeBufferPointer(rebasing: bytes[value]))))
+            typeBytes: SharedAttributeBytes.array(UnsafeBufferPointer(rebasing: bytes[type])),
+            versionBytes: SharedAttributeBytes.array(UnsafeBufferPointer(rebasing: bytes[version])),
+            value: SharedAttributeBytes.array(UnsafeBufferPointer(rebasing: bytes[value]))))
         currentRanges.append(ranges)
         count &+= 1
     }

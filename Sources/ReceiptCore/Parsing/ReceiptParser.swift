@@ -146,8 +146,16 @@ public enum ReceiptParser {
         _ attribute: ParsedAttribute, to receipt: inout Receipt, seen: inout SeenAttributeTypes<ReceiptAttributeType>
     ) throws(ReceiptValidationError) {
         if let (type, value) = try attribute.catalogued(seen: &seen), type.store(value, in: &receipt) { return }
+        if receipt.otherAttributes.capacity == 0 {
+            // The first raw attribute: Apple's receipts carry nine or ten (types 6–9, 11, 13, 14,
+            // 20, 25), so one allocation of 16 where growing from empty made five.
+            receipt.otherAttributes.reserveCapacity(initialRawAttributeCapacity)
+        }
         receipt.otherAttributes.append(attribute.raw())
     }
+
+    /// The capacity of a receipt's `otherAttributes` at its first raw attribute.
+    private static let initialRawAttributeCapacity = 16
 
     /// Decodes one in-app purchase from the value of a type 17 attribute into `purchase` (a fresh
     /// `InAppPurchase()`, filled in place), in both lanes: the strict lane's reading when the OCTET

@@ -22,10 +22,16 @@ struct RepeatedValueMemo {
     /// The short string decoded last (an empty range matches nothing).
     private var lastRange = 0..<0
     private var lastString = ""
-    /// The last four long strings.
+    /// Four long strings, replaced in a ring that gives a second chance to the entries matched
+    /// since the ring's hand last passed them (bit `i` of `matchedStrings` for entry `i`): the
+    /// product id and original transaction id every renewal repeats stay, and the transaction ids,
+    /// new in each purchase, take turns in the other entries. (A plain ring let every purchase's
+    /// new transaction id push them out once per round of four: the real 187-purchase receipt
+    /// made 313 strings, for 187 transaction ids, one original transaction id and 3 product ids.)
     private var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
     private var strings: (String, String, String, String) = ("", "", "", "")
     private var nextString = 0
+    private var matchedStrings: UInt8 = 0
     /// The offsets of the last two 20-byte dates (-1: none) and their values.
     private var dateStarts = (-1, -1)
     private var dates = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 0))
@@ -42,6 +48,7 @@ struct RepeatedValueMemo {
         base = pointer
         lastRange = 0..<0
         ranges = (0..<0, 0..<0, 0..<0, 0..<0)
+        matchedStrings = 0
         dateStarts = (-1, -1)
     }
 
@@ -56,12 +63,16 @@ struct RepeatedValueMemo {
             let found: String
             if Self.same(pointer, ranges.0, content) {
                 found = strings.0
+                matchedStrings |= 1
             } else if Self.same(pointer, ranges.1, content) {
                 found = strings.1
+                matchedStrings |= 2
             } else if Self.same(pointer, ranges.2, content) {
                 found = strings.2
+                matchedStrings |= 4
             } else if Self.same(pointer, ranges.3, content) {
                 found = strings.3
+                matchedStrings |= 8
             } else {
                 guard Self.isASCII(pointer + content.lowerBound, count: content.count) else { return nil }
                 return remember(Self.asciiString(pointer + content.lowerBound, count: content.count), at: content)
@@ -132,8 +143,16 @@ struct RepeatedValueMemo {
         return first | second | UInt64(third) == 0
     }
 
-    /// Keeps a newly decoded long string in the ring.
+    /// Keeps a newly decoded long string in the ring, in the first entry from the hand on not
+    /// matched since the hand last passed it (clearing the marks it passes: after four, none is
+    /// left, so the hand moves at most four places).
     private mutating func remember(_ value: String, at content: Range<Int>) -> String {
+        for _ in 0..<4 {
+            let bit: UInt8 = 1 << UInt8(truncatingIfNeeded: nextString)
+            guard matchedStrings & bit != 0 else { break }
+            matchedStrings &= ~bit
+            nextString = (nextString &+ 1) & 3
+        }
         switch nextString {
         case 0: (ranges.0, strings.0) = (content, value)
         case 1: (ranges.1, strings.1) = (content, value)

@@ -34,7 +34,7 @@ enum StrictReceiptLane {
         // The walk below reads only from the attribute at hand on: the SET's shape is checked whole
         // above, so it never returns to a released page (or falls back to the general lane).
         var release = releasesReadPages && limitIsError ? ReadPageRelease(payloadStart: range.lowerBound) : nil
-        var receipt = Receipt()
+        var receipt = Receipt.empty
         receipt.inAppPurchases.reserveCapacity(min(max(expectedPurchases, 0), ReceiptParser.maximumInAppPurchaseCount))
         var purchaseCount = 0  // every type 17 attribute, decoded or not
         var limitOffset: Int?
@@ -93,7 +93,7 @@ enum StrictReceiptLane {
             try ReceiptParser.checkRoomForPurchase(after: ReceiptParser.maximumInAppPurchaseCount, offset: limitOffset)
         }
         if let failure { throw failure }
-        return receipt
+        return consume receipt
     }
 
     /// One in-app purchase whose SET lies at `range` of `bytes`, in one pass: each attribute is
