@@ -28,8 +28,8 @@ public struct ReceiptAttribute: Hashable, Sendable, Codable {
     public init(typeBytes: [UInt8], versionBytes: [UInt8], value: [UInt8]) {
         self.typeBytes = typeBytes
         self.versionBytes = versionBytes
-        self.type = ASN1Integer.decode(typeBytes[...]).map(Int.init)
-        self.version = ASN1Integer.decode(versionBytes[...]).map(Int.init)
+        self.type = typeBytes.withUnsafeBufferPointer(ASN1Integer.decode).map(Int.init)
+        self.version = versionBytes.withUnsafeBufferPointer(ASN1Integer.decode).map(Int.init)
         self.value = value
     }
 

@@ -31,21 +31,25 @@ enum ASN1Integer {
     }
 
     /// Decodes content octets to `Int64`, or nil when empty or too large.
+    @inline(__always)
     static func decode(_ content: ArraySlice<UInt8>) -> Int64? {
+        content.withUnsafeBufferPointer(decode)
+    }
+
+    /// ``decode(_:)`` of the octets in a buffer (read where they lie: a slice passed to a function
+    /// that is not inlined is retained and released around the call).
+    static func decode(_ content: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let first = content.first else { return nil }
-        var octets = content
+        var start = 0
         // Drop redundant sign octets so 9-byte encodings of values that fit are accepted.
-        while octets.count > 1 {
-            let lead = octets[octets.startIndex]
-            let next = octets[octets.startIndex + 1]
-            if (lead == 0x00 && next & 0x80 == 0) || (lead == 0xFF && next & 0x80 != 0) {
-                octets = octets.dropFirst()
-            } else {
-                break
-            }
+        while content.count &- start > 1 {
+            let lead = content[start]
+            let next = content[start &+ 1]
+            guard (lead == 0x00 && next & 0x80 == 0) || (lead == 0xFF && next & 0x80 != 0) else { break }
+            start &+= 1
         }
-        guard octets.count <= 8 else { return nil }
-        return value(ofAtMostEight: octets, first: first)
+        guard content.count &- start <= 8 else { return nil }
+        return value(ofAtMostEight: UnsafeBufferPointer(rebasing: content[start...]), first: first)
     }
 
     /// Minimal two's-complement content octets for a value.
