@@ -19,7 +19,7 @@ extension JSONByteWriter {
     ) {
         beginObject()
         if let value = response.environment { key("environment"); string(value.rawValue) }
-        if let value = response.latestReceipt { key("latest_receipt"); string(value) }
+        if let value = response.latestReceiptText { key("latest_receipt"); string(value) }
         if let value = response.latestReceiptInfo {
             key("latest_receipt_info")
             appleTransactions(value)
@@ -62,36 +62,46 @@ extension JSONByteWriter {
         endObject()
     }
 
-    /// Writes an array of transactions (`in_app`, `latest_receipt_info`), each lent by index.
+    /// Writes an array of transactions (`in_app`, `latest_receipt_info`), each read in place
+    /// through the array's buffer: handed to a call as a value, each transaction was copied
+    /// (every field retained, then released: ~700 instructions a transaction), even inlined.
     private mutating func appleTransactions(_ transactions: [AppleResponseTransaction]) {
         beginArray()
-        for index in transactions.indices {
-            nextElement()
-            appleTransaction(transactions[index])
+        transactions.withUnsafeBufferPointer { transactions in
+            guard let base = transactions.baseAddress else { return }
+            for index in transactions.indices {
+                nextElement()
+                transactionObject(base + index)
+            }
         }
         endArray()
     }
 
     /// Writes a transaction object (of `in_app` or `latest_receipt_info`).
     public mutating func appleTransaction(_ transaction: AppleResponseTransaction) {
+        withUnsafePointer(to: transaction) { transactionObject($0) }
+    }
+
+    /// Writes the transaction at `transaction`, reading each field where it is.
+    private mutating func transactionObject(_ transaction: UnsafePointer<AppleResponseTransaction>) {
         beginObject()
-        if let value = transaction.cancellationDate {
+        if let value = transaction.pointee.cancellationDate {
             appleDate(value, "cancellation_date", "cancellation_date_ms", "cancellation_date_pst")
         }
-        if let value = transaction.expiresDate { appleDate(value, "expires_date", "expires_date_ms", "expires_date_pst") }
-        if let value = transaction.isInIntroOfferPeriod { key("is_in_intro_offer_period"); string(value) }
-        if let value = transaction.isTrialPeriod { key("is_trial_period"); string(value) }
-        if let value = transaction.originalPurchaseDate {
+        if let value = transaction.pointee.expiresDate { appleDate(value, "expires_date", "expires_date_ms", "expires_date_pst") }
+        if let value = transaction.pointee.isInIntroOfferPeriod { key("is_in_intro_offer_period"); string(value) }
+        if let value = transaction.pointee.isTrialPeriod { key("is_trial_period"); string(value) }
+        if let value = transaction.pointee.originalPurchaseDate {
             appleDate(value, "original_purchase_date", "original_purchase_date_ms", "original_purchase_date_pst")
         }
-        if let value = transaction.originalTransactionID { key("original_transaction_id"); string(value) }
-        if let value = transaction.productID { key("product_id"); string(value) }
-        if let value = transaction.promotionalOfferID { key("promotional_offer_id"); string(value) }
-        if let value = transaction.purchaseDate { appleDate(value, "purchase_date", "purchase_date_ms", "purchase_date_pst") }
-        if let value = transaction.quantity { key("quantity"); string(value) }
-        if let value = transaction.subscriptionGroupIdentifier { key("subscription_group_identifier"); string(value) }
-        if let value = transaction.transactionID { key("transaction_id"); string(value) }
-        if let value = transaction.webOrderLineItemID { key("web_order_line_item_id"); string(value) }
+        if let value = transaction.pointee.originalTransactionID { key("original_transaction_id"); string(value) }
+        if let value = transaction.pointee.productID { key("product_id"); string(value) }
+        if let value = transaction.pointee.promotionalOfferID { key("promotional_offer_id"); string(value) }
+        if let value = transaction.pointee.purchaseDate { appleDate(value, "purchase_date", "purchase_date_ms", "purchase_date_pst") }
+        if let value = transaction.pointee.quantity { key("quantity"); string(value) }
+        if let value = transaction.pointee.subscriptionGroupIdentifier { key("subscription_group_identifier"); string(value) }
+        if let value = transaction.pointee.transactionID { key("transaction_id"); string(value) }
+        if let value = transaction.pointee.webOrderLineItemID { key("web_order_line_item_id"); string(value) }
         endObject()
     }
 

@@ -393,6 +393,16 @@ public struct JSONByteWriter: ~Copyable {
         }
     }
 
+    /// Writes UTF-8 text as a JSON string: between quotes as it is when `isPlain` (none of its
+    /// bytes is a control character, `"` or `\`, so there is nothing to escape), else escaped as
+    /// ``string(_:)`` escapes.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>, isPlain: Bool) {
+        guard isPlain else { return appendQuoted(utf8) }
+        byte(UInt8(ascii: "\""))
+        put(utf8)
+        byte(UInt8(ascii: "\""))
+    }
+
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
         var start = 0

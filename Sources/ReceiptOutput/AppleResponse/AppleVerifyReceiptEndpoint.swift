@@ -94,20 +94,21 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
 
     /// The response to a request.
     public func respond(to request: AppleVerifyReceiptRequest, at requestDate: Date = Date()) -> AppleVerifyReceiptResponse {
-        guard let receiptData = request.receiptData else {
+        guard let receiptData = request.receiptDataText else {
             return AppleVerifyReceiptResponse(
                 status: .malformedReceiptData, code: FailureCode.missingReceiptData,
                 message: "the request has no receipt-data member")
         }
         let validated: ValidatedReceipt
         do {
-            validated = try validator.validate(base64Encoded: receiptData)
+            // The text's bytes, as `validate(base64Encoded:)` reads a `String`'s.
+            validated = try validator.validate(receiptData.utf8)
         } catch {
             return AppleVerifyReceiptResponse(error: error)
         }
         if let failure = check(validated.receipt, password: request.password) { return failure }
         return AppleVerifyReceiptResponse(
-            validated: validated, latestReceipt: receiptData, requestDate: requestDate,
+            validated: validated, latestReceiptText: receiptData, requestDate: requestDate,
             catalog: configuration.catalog, excludesOldTransactions: request.excludesOldTransactions)
     }
 

@@ -4,7 +4,12 @@ import ReceiptEntitlements
 /// "exclude-old-transactions": true}`.
 public struct AppleVerifyReceiptRequest: Hashable, Sendable {
     /// `receipt-data`: the base64 receipt; nil when missing (or `null`).
-    public var receiptData: String?
+    public var receiptData: String? {
+        get { receiptDataText?.string }
+        set { receiptDataText = newValue.map(ReceiptDataText.init) }
+    }
+    /// `receipt-data` as its bytes (as read from a body: no `String` made of it).
+    var receiptDataText: ReceiptDataText?
     /// `password`: the app's shared secret; nil when missing (or `null`).
     public var password: String?
     /// `exclude-old-transactions`: `true` keeps only the latest transaction of each subscription.
@@ -12,7 +17,7 @@ public struct AppleVerifyReceiptRequest: Hashable, Sendable {
 
     /// Creates a request.
     public init(receiptData: String?, password: String? = nil, excludesOldTransactions: Bool = false) {
-        self.receiptData = receiptData
+        self.receiptDataText = receiptData.map(ReceiptDataText.init)
         self.password = password
         self.excludesOldTransactions = excludesOldTransactions
     }

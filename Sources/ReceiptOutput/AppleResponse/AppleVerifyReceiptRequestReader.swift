@@ -46,8 +46,8 @@ struct AppleVerifyReceiptRequestReader {
                 reader.refuse(.badRequest, AppleVerifyReceiptEndpoint.FailureCode.duplicateMember, "the request has two \"\(name)\" members")
             }
             switch name {
-            case "receipt-data": request.receiptData = try reader.readStringMember(name)
-            case "password": request.password = try reader.readStringMember(name)
+            case "receipt-data": request.receiptDataText = try reader.readStringMember(name).map { reader.receiptDataText($0) }
+            case "password": request.password = try reader.readStringMember(name).map { reader.string($0) }
             case "exclude-old-transactions": request.excludesOldTransactions = try reader.readBooleanMember(name) ?? false
             default: try reader.skipValue(depth: 1)
             }
@@ -58,10 +58,10 @@ struct AppleVerifyReceiptRequestReader {
     }
 
     /// `receipt-data` or `password`: a string, or null (absent).
-    private mutating func readStringMember(_ name: String) throws(Refusal) -> String? {
+    private mutating func readStringMember(_ name: String) throws(Refusal) -> StringText? {
         let start = index
         if next == UInt8(ascii: "\"") {
-            guard let text = try readString() else {
+            guard let text = try readStringText() else {
                 if name == "receipt-data" {
                     refuse(
                         .malformedReceiptData, AppleVerifyReceiptEndpoint.FailureCode.receiptDataNotUTF8,
@@ -194,7 +194,7 @@ struct AppleVerifyReceiptRequestReader {
                 return
             }
         case UInt8(ascii: "\""):
-            guard try readString() != nil else { throw Self.notJSON("a string is not valid UTF-8") }
+            guard try readStringText() != nil else { throw Self.notJSON("a string is not valid UTF-8") }
         case UInt8(ascii: "t"): try skipLiteral("true")
         case UInt8(ascii: "f"): try skipLiteral("false")
         case UInt8(ascii: "n"): try skipLiteral("null")
@@ -238,9 +238,37 @@ struct AppleVerifyReceiptRequestReader {
         return index > start
     }
 
+    /// A string's text as read: where it lies in the body when it has no escapes (then none of
+    /// its bytes is a control character, `"` or `\`), else its bytes unescaped; valid UTF-8.
+    private enum StringText {
+        case inPlace(Range<Int>)
+        case unescaped([UInt8])
+    }
+
+    /// The text as a `String`.
+    private func string(_ text: StringText) -> String {
+        switch text {
+        case .inPlace(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .unescaped(let unescaped): String(decoding: unescaped, as: UTF8.self)
+        }
+    }
+
+    /// The text as `receipt-data`: its bytes copied once, plain when read in place.
+    private func receiptDataText(_ text: StringText) -> ReceiptDataText {
+        switch text {
+        case .inPlace(let range): ReceiptDataText(validUTF8: Array(bytes[range]), isPlain: true)
+        case .unescaped(let unescaped): ReceiptDataText(validUTF8: unescaped, isPlain: false)
+        }
+    }
+
+    /// Reads a string (at its opening quote) as a `String`; nil as ``readStringText()``.
+    private mutating func readString() throws(Refusal) -> String? {
+        try readStringText().map { string($0) }
+    }
+
     /// Reads a string (at its opening quote): its text, or nil when it is well-formed JSON but not
     /// valid Unicode (raw bytes that are not UTF-8, or an escaped lone surrogate).
-    private mutating func readString() throws(Refusal) -> String? {
+    private mutating func readStringText() throws(Refusal) -> StringText? {
         let start = index + 1
         index = start
         var isASCII = true
@@ -253,10 +281,10 @@ struct AppleVerifyReceiptRequestReader {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let range = start..<index
                 index += 1
-                guard isASCII || Self.isValidUTF8(text) else { return nil }
-                return String(decoding: text, as: UTF8.self)
+                guard isASCII || Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else { return nil }
+                return .inPlace(range)
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw Self.notJSON("a control character in a string at byte \(index)") }
@@ -273,7 +301,7 @@ struct AppleVerifyReceiptRequestReader {
             switch byte {
             case UInt8(ascii: "\""):
                 guard isUnicode, Self.isValidUTF8(unescaped) else { return nil }
-                return String(decoding: unescaped, as: UTF8.self)
+                return .unescaped(unescaped)
             case UInt8(ascii: "\\"):
                 guard let scalar = try readEscape() else {
                     isUnicode = false

@@ -25,7 +25,12 @@ public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
     /// `latest_receipt_info`: the auto-renewable subscription transactions, oldest purchase first.
     public var latestReceiptInfo: [AppleResponseTransaction]?
     /// `latest_receipt`: the receipt as sent, base64.
-    public var latestReceipt: String?
+    public var latestReceipt: String? {
+        get { latestReceiptText?.string }
+        set { latestReceiptText = newValue.map(ReceiptDataText.init) }
+    }
+    /// `latest_receipt` as its bytes (echoed from a request's without a `String` made of them).
+    var latestReceiptText: ReceiptDataText?
     /// `receiptkit`: why the status is not 0.
     public var failure: Failure?
 
@@ -69,11 +74,22 @@ public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
         validated: ValidatedReceipt, latestReceipt: String?, requestDate: Date,
         catalog: ProductCatalog = .empty, excludesOldTransactions: Bool = false
     ) {
+        self.init(
+            validated: validated, latestReceiptText: latestReceipt.map(ReceiptDataText.init), requestDate: requestDate,
+            catalog: catalog, excludesOldTransactions: excludesOldTransactions)
+    }
+
+    /// ``init(validated:latestReceipt:requestDate:catalog:excludesOldTransactions:)`` with the
+    /// echoed receipt as its bytes.
+    init(
+        validated: ValidatedReceipt, latestReceiptText: ReceiptDataText?, requestDate: Date,
+        catalog: ProductCatalog, excludesOldTransactions: Bool
+    ) {
         let receipt = validated.receipt
         self.status = .valid
         self.environment = AppleVerifyReceiptEnvironment(receiptType: receipt.environment)
         self.receipt = AppleResponseReceipt(receipt, requestDate: requestDate)
-        self.latestReceipt = latestReceipt
+        self.latestReceiptText = latestReceiptText
         let subscriptions = Self.autoRenewableTransactions(of: receipt, latestOnly: excludesOldTransactions)
         if !subscriptions.isEmpty {
             self.latestReceiptInfo = subscriptions.map { purchase in
@@ -131,7 +147,8 @@ public struct AppleVerifyReceiptResponse: Hashable, Sendable, Codable {
         environment = try container.decode("environment")
         receipt = try container.decode("receipt")
         latestReceiptInfo = try container.decode("latest_receipt_info")
-        latestReceipt = try container.decode("latest_receipt")
+        let latestReceipt: String? = try container.decode("latest_receipt")
+        latestReceiptText = latestReceipt.map(ReceiptDataText.init)
         failure = try container.decode("receiptkit")
     }
 }
