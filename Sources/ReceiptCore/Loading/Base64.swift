@@ -59,19 +59,7 @@ enum Base64 {
             [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
                 var index = 0
                 var count = 0
-                if let base = out.baseAddress.map(UnsafeMutableRawPointer.init) {
-                    // Whole groups of four symbols, each stored as four bytes (big-endian; the
-                    // fourth is overwritten by the next group or left beyond `written`): `count + 4`
-                    // stays within `capacity`, since `index + 4 <= text.count`.
-                    while index &+ 4 <= text.count {
-                        let group = shifted[Int(text[index])] | shifted[256 &+ Int(text[index &+ 1])]
-                            | shifted[512 &+ Int(text[index &+ 2])] | shifted[768 &+ Int(text[index &+ 3])]
-                        guard group & notASymbol == 0 else { break }
-                        base.storeBytes(of: (group << 8).bigEndian, toByteOffset: count, as: UInt32.self)
-                        count &+= 3
-                        index &+= 4
-                    }
-                }
+                decodeGroups(text, at: &index, into: out, count: &count, shifted: shifted)
                 // The rest, symbol by symbol: whitespace, padding, a last partial group.
                 var accumulator: UInt32 = 0
                 var bits = 0
@@ -119,5 +107,86 @@ enum Base64 {
             }
         }
         return isValid ? output : nil
+    }
+
+    /// Whole groups of four symbols from `text[index...]` into `out[count...]`, until a group holds
+    /// a byte that is no symbol or fewer than four bytes are left; `index` and `count` end past
+    /// the groups decoded. Each group is stored as four bytes (big-endian; the fourth is
+    /// overwritten by the next group or left beyond `written`): `out` must hold at least
+    /// `(text.count - index) / 4 * 3 + 1` bytes from `count`.
+    @inline(__always)
+    private static func decodeGroups(
+        _ text: UnsafeBufferPointer<UInt8>, at index: inout Int, into out: UnsafeMutableBufferPointer<UInt8>,
+        count: inout Int, shifted: UnsafeBufferPointer<UInt32>
+    ) {
+        guard let base = out.baseAddress.map(UnsafeMutableRawPointer.init) else { return }
+        while index &+ 4 <= text.count {
+            let group = shifted[Int(text[index])] | shifted[256 &+ Int(text[index &+ 1])]
+                | shifted[512 &+ Int(text[index &+ 2])] | shifted[768 &+ Int(text[index &+ 3])]
+            guard group & notASymbol == 0 else { break }
+            base.storeBytes(of: (group << 8).bigEndian, toByteOffset: count, as: UInt32.self)
+            count &+= 3
+            index &+= 4
+        }
+    }
+
+    /// Decodes the base64 text that starts at `body[start]` and ends at the first `"` after it,
+    /// in the one common form only: alphabet symbols, then at most two `=` that complete the last
+    /// group, then the `"` (a JSON string without escapes: a `receipt-data` sent over HTTP).
+    /// Returns the bytes and the offset of the `"`, exactly as ``decode(_:)`` decodes the text
+    /// before the `"`; nil for any other text (whitespace, an escape or any other byte before a
+    /// `"`, no `"`, an empty text, padding that ``decode(_:)`` refuses), which the caller then
+    /// reads and decodes as before.
+    ///
+    /// The `verifyReceipt` request reader read the text once to find its closing quote and
+    /// ``decode(_:)`` read it again (12,900 + 35,700 instructions a 2-purchase request,
+    /// callgrind); this reads it once, stopping where the group loop stops anyway.
+    static func decode(quoted body: UnsafeBufferPointer<UInt8>, from start: Int) -> (decoded: [UInt8], end: Int)? {
+        guard start >= 0, start < body.count else { return nil }
+        var end: Int?
+        // Room for the groups' four-byte stores and the last group's two bytes.
+        let capacity = (body.count - start) / 4 * 3 + 3
+        let output = shiftedValues.withUnsafeBufferPointer { shifted in
+            [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
+                var index = start
+                var count = 0
+                decodeGroups(body, at: &index, into: out, count: &count, shifted: shifted)
+                written = count
+                // At most three symbols of a last group (a fourth would have made a group).
+                var group: UInt32 = 0
+                var symbols = 0
+                while symbols < 3, index < body.count {
+                    let value = shifted[symbols &* 256 &+ Int(body[index])]
+                    guard value & notASymbol == 0 else { break }
+                    group |= value
+                    symbols &+= 1
+                    index &+= 1
+                }
+                var padding = 0
+                while padding < 2, index < body.count, body[index] == 0x3D {  // =
+                    padding &+= 1
+                    index &+= 1
+                }
+                guard index < body.count, body[index] == 0x22, index > start else { return }  // "
+                // As ``decode(_:)``: no single leftover symbol, padding only completing a group.
+                switch (symbols, padding) {
+                case (0, 0), (2, 0), (3, 0), (2, 2), (3, 1): break
+                default: return
+                }
+                guard count &+ 2 <= out.count else { return }
+                if symbols >= 2 {
+                    out[count] = UInt8(truncatingIfNeeded: group >> 16)
+                    count &+= 1
+                }
+                if symbols == 3 {
+                    out[count] = UInt8(truncatingIfNeeded: group >> 8)
+                    count &+= 1
+                }
+                written = count
+                end = index
+            }
+        }
+        guard let end else { return nil }
+        return (output, end)
     }
 }

@@ -47,6 +47,11 @@ public enum ReceiptLoader {
                 .invalidEncoding, "The receipt is neither DER (it does not start with 0x30) nor base64 text."
             )
         }
+        return try checked(decoded: decoded, maximumSize: maximumSize)
+    }
+
+    /// The DER decoded from base64 text, once it is checked: not empty, not too large.
+    static func checked(decoded: [UInt8], maximumSize: Int) throws(ReceiptValidationError) -> [UInt8] {
         guard !decoded.isEmpty else {
             throw ReceiptValidationError(.emptyReceipt, "The receipt text holds no base64 data.")
         }
@@ -120,7 +125,7 @@ public enum ReceiptLoader {
         return overflow ? Int.max : base
     }
 
-    private static func tooLarge(_ size: Int, _ limit: Int) -> ReceiptValidationError {
+    static func tooLarge(_ size: Int, _ limit: Int) -> ReceiptValidationError {
         ReceiptValidationError(.receiptTooLarge, "The receipt is larger than the \(limit)-byte limit (\(size) bytes or more).")
     }
 

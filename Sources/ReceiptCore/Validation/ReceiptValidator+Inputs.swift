@@ -50,6 +50,24 @@ extension ReceiptValidator {
         }
     }
 
+    /// Validates a receipt whose base64 text was decoded where it lay in a request body
+    /// (``ReceiptLoader/decodeQuotedBase64(_:from:)``): the report ``report(for:)-([UInt8])``
+    /// gives for that text.
+    package func report(decodedBase64 quoted: ReceiptLoader.QuotedBase64) -> ReceiptValidationReport {
+        do {
+            return evaluate(try ReceiptLoader.load(decodedBase64: quoted, maximumSize: configuration.maximumReceiptSize))
+        } catch {
+            return ReceiptValidationReport(failure: error)
+        }
+    }
+
+    /// Validates a receipt whose base64 text was decoded where it lay in a request body: as
+    /// ``validate(_:)-([UInt8])`` validates that text.
+    /// - Throws: the first check that failed, as a ``ReceiptValidationError``.
+    package func validate(decodedBase64 quoted: ReceiptLoader.QuotedBase64) throws(ReceiptValidationError) -> ValidatedReceipt {
+        try Self.unwrap(report(decodedBase64: quoted))
+    }
+
     /// Validates a receipt given as DER/BER bytes or base64 text bytes and returns everything
     /// found, valid or not.
     public func report(for receiptData: Data) -> ReceiptValidationReport {

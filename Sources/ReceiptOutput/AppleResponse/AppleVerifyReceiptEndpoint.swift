@@ -101,8 +101,13 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         }
         let validated: ValidatedReceipt
         do {
-            // The text's bytes, as `validate(base64Encoded:)` reads a `String`'s.
-            validated = try validator.validate(receiptData.utf8)
+            // The text's bytes, as `validate(base64Encoded:)` reads a `String`'s; or the same
+            // text as the request reader decoded it (plain base64: one pass over it, not two).
+            if let decoded = receiptData.decodedBase64 {
+                validated = try validator.validate(decodedBase64: decoded)
+            } else {
+                validated = try validator.validate(receiptData.utf8)
+            }
         } catch {
             return AppleVerifyReceiptResponse(error: error)
         }

@@ -46,7 +46,7 @@ struct AppleVerifyReceiptRequestReader {
                 reader.refuse(.badRequest, AppleVerifyReceiptEndpoint.FailureCode.duplicateMember, "the request has two \"\(name)\" members")
             }
             switch name {
-            case "receipt-data": request.receiptDataText = try reader.readStringMember(name).map { reader.receiptDataText($0) }
+            case "receipt-data": request.receiptDataText = try reader.readReceiptData()
             case "password": request.password = try reader.readStringMember(name).map { reader.string($0) }
             case "exclude-old-transactions": request.excludesOldTransactions = try reader.readBooleanMember(name) ?? false
             default: try reader.skipValue(depth: 1)
@@ -55,6 +55,20 @@ struct AppleVerifyReceiptRequestReader {
         skipWhitespace()
         guard index == bytes.count else { throw Self.notJSON("more follows the object at byte \(index)") }
         return request
+    }
+
+    /// `receipt-data`: a string, or null (absent). Plain base64 (symbols, padding, the closing
+    /// quote: the common case) is decoded as it is read, in one pass, and the reader goes on past
+    /// its quote, where ``readStringText()`` would have stopped with the same text in place;
+    /// any other value is read as ``readStringMember(_:)`` reads it.
+    private mutating func readReceiptData() throws(Refusal) -> ReceiptDataText? {
+        if next == UInt8(ascii: "\""), let quoted = ReceiptLoader.decodeQuotedBase64(bytes, from: index + 1),
+           quoted.end < bytes.count, quoted.end > index {
+            let range = (index + 1)..<quoted.end
+            index = quoted.end + 1
+            return ReceiptDataText(validUTF8: Array(bytes[range]), isPlain: true, decodedBase64: quoted)
+        }
+        return try readStringMember("receipt-data").map { receiptDataText($0) }
     }
 
     /// `receipt-data` or `password`: a string, or null (absent).

@@ -1,0 +1,43 @@
+import Foundation
+import ReceiptKit
+import ReceiptTestSupport
+import Testing
+
+/// A `receipt-data` of plain base64 is decoded as the request body is read (one pass); a request
+/// made from a `String` is decoded from its text as before. The two must answer alike, byte for
+/// byte, for the real receipts and for texts cut, padded and bent around them.
+@Suite struct AppleVerifyReceiptOnePassDecodeTests {
+    /// The text variants of one receipt's base64: plain ones (decoded as read) and others.
+    static func variants(of base64: String) -> [String] {
+        let unpadded = base64.replacingOccurrences(of: "=", with: "")
+        let urlSafe = base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return [
+            base64, unpadded, urlSafe, unpadded + "=", unpadded + "==", unpadded + "===", unpadded + "A",
+            unpadded + "AB", unpadded + "ABC", base64 + "A", String(base64.dropLast(5)), String(base64.prefix(4000)),
+            "0" + base64, "QUJD", "QQ==", "==", "Q", "", " " + base64, base64 + "\n",
+            String(base64.prefix(100)) + "=" + String(base64.dropFirst(100)),
+        ]
+    }
+
+    @Test(arguments: BackendFixtures.realReceipts)
+    func aBodyAnswersAsTheRequestMadeFromItsString(_ fixture: RealReceipt) throws {
+        let backend = try #require(BackendFixtures.backends.first).backend
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        let bytes = try fixture.bytes()
+        for maximumSize in [ReceiptLoader.maximumReceiptSize, bytes.count - 1] {
+            let endpoint = try AppleVerifyReceiptEndpointTests.endpoint(backend, xcode: fixture.isXcode) {
+                $0.maximumReceiptSize = maximumSize
+            }
+            for text in Self.variants(of: Data(bytes).base64EncodedString()) {
+                for excludeOld in [false, true] {
+                    let body = try AppleVerifyReceiptEndpointTests.body(text, excludeOld: excludeOld)
+                    let fromBody = endpoint.respond(toBody: body, at: date)
+                    let request = AppleVerifyReceiptRequest(receiptData: text, excludesOldTransactions: excludeOld)
+                    let fromString = endpoint.respond(to: request, at: date)
+                    #expect(fromBody == fromString, "\(fixture.name) max \(maximumSize): \(text.prefix(12))… (\(text.count))")
+                    #expect(fromBody.jsonBytes() == fromString.jsonBytes(), "\(fixture.name): \(text.prefix(12))…")
+                }
+            }
+        }
+    }
+}
