@@ -114,6 +114,23 @@ extension JSONByteWriter {
             key(pacific); string(date.pacific)
             return
         }
+        // Both civil texts in one call (``AppleCivilTexts``), into a scratch buffer: the keys
+        // and milliseconds are written between them.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * AppleCivilTexts.length) { scratch -> Bool in
+            guard let texts = scratch.baseAddress,
+                  AppleCivilTexts.write(seconds: AppleDate.seconds(instant), gmt: texts, pacific: texts + AppleCivilTexts.length)
+            else { return false }
+            key(name)
+            appleCivilText(texts, zone: AppleDate.gmtZone)
+            key(milliseconds)
+            byte(UInt8(ascii: "\""))
+            integer(instant)
+            byte(UInt8(ascii: "\""))
+            key(pacific)
+            appleCivilText(texts + AppleCivilTexts.length, zone: AppleDate.pacificZone)
+            return true
+        }
+        if written { return }
         key(name)
         if !appleCivilText(AppleDate.seconds(instant), zone: AppleDate.gmtZone) { string(date.gmt) }
         key(milliseconds)

@@ -384,6 +384,28 @@ public struct JSONByteWriter: ~Copyable {
         return true
     }
 
+    /// Writes a civil text of ``AppleCivilTexts`` (19 bytes at `text`) and `zone` as a JSON
+    /// string: ASCII digits, separators and the zone's letters and `/`, none of which JSON escapes.
+    mutating func appleCivilText(_ text: UnsafePointer<UInt8>, zone: StaticString) {
+        let length = AppleCivilTexts.length
+        zone.withUTF8Buffer { zone in
+            // One room check when it fits the smallest stage (both zones do).
+            guard let zoneBase = zone.baseAddress, length &+ zone.count &+ 2 <= Self.minimumStageCapacity else {
+                byte(UInt8(ascii: "\""))
+                put(UnsafeBufferPointer(start: text, count: length))
+                put(zone)
+                byte(UInt8(ascii: "\""))
+                return
+            }
+            let out = room(length &+ zone.count &+ 2)
+            out[0] = UInt8(ascii: "\"")
+            (out + 1).update(from: text, count: length)
+            (out + 1 + length).update(from: zoneBase, count: zone.count)
+            out[length &+ zone.count &+ 1] = UInt8(ascii: "\"")
+            staged &+= length &+ zone.count &+ 2
+        }
+    }
+
     /// Writes a string, escaped.
     public mutating func string(_ value: String) {
         // Native strings lend their UTF-8 storage; only a bridged one is copied to native first.
