@@ -67,11 +67,7 @@ struct DateTextCache: ~Copyable {
     /// Stores `THH:MM:SSZ` of `secondOfDay` (0–86,399) at `out`, which has room for 10 bytes.
     @inline(__always)
     private static func writeTime(_ secondOfDay: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
+        let pairs = DecimalDigits.pairs
         let hour = secondOfDay / 3600
         let rest = secondOfDay &- hour &* 3600
         let minute = rest / 60

@@ -16,11 +16,7 @@ package struct ASCIICursor {
     /// `width` digits when it has more). Two digits at a time, from a table of the pairs 00–99.
     @inline(__always)
     package mutating func digits(_ value: Int, width: Int) {
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
+        let pairs = ASCIICursor.pairs
         var rest = UInt(bitPattern: value)
         var index = count + width
         while index - count >= 2 {
@@ -34,6 +30,17 @@ package struct ASCIICursor {
             base[index - 1] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
         }
         count += width
+    }
+
+    /// "00" to "99", two bytes a number: ReceiptCore's one table of decimal pairs (ReceiptOutput
+    /// keeps its own, `DecimalDigits.pairs`, so that its writers read it without a call across
+    /// the module boundary).
+    package static var pairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     /// Stores one byte.

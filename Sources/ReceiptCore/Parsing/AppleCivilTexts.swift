@@ -6,7 +6,7 @@
 /// again. Digits are stored two at a time from one table. One call a date where the writer made
 /// two (``RFC3339/writeCivilSeconds(_:to:)`` for each text, each working out its calendar date and
 /// storing its digits one pair a loop turn): a 2-purchase `verifyReceipt` answer has fifteen
-/// dates (Benchmarks/RESULTS.md, session 23). `AppleDateTests` holds the texts equal to the two
+/// dates (Benchmarks/RESULTS.md, session 23). `AppleCivilTextsTests` holds the texts equal to the two
 /// calls' over years of instants.
 package enum AppleCivilTexts {
     /// The length of each text.
@@ -62,11 +62,7 @@ package enum AppleCivilTexts {
     /// The two digits of `value` (0–99) at `out`.
     @inline(__always)
     private static func pair(_ value: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let pairs: StaticString = """
-            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-            8081828384858687888990919293949596979899
-            """
+        let pairs = ASCIICursor.pairs
         let digits = UnsafeRawPointer(pairs.utf8Start + value &* 2).loadUnaligned(as: UInt16.self)
         UnsafeMutableRawPointer(out).storeBytes(of: digits, as: UInt16.self)
     }
