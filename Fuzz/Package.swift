@@ -28,6 +28,7 @@ let package = Package(
         .executableTarget(name: "FuzzValidatorOpenSSL", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "FuzzValidatorGnuTLS", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "FuzzJWS", dependencies: ["FuzzSupport", receiptKit]),
+        .executableTarget(name: "FuzzRequest", dependencies: ["FuzzSupport", receiptKit]),
         .executableTarget(name: "ReceiptSoak", dependencies: ["FuzzSupport", receiptKit]),
     ]
 )

@@ -8,7 +8,8 @@
 # Each run starts from a seed corpus copied from Fixtures/ (real receipts, generated receipts, the
 # hostile corpus; for `parser` the payloads in Fixtures/generated/payloads and the signed content of
 # every real receipt) plus the inputs found by earlier runs (Fuzz/.corpus/TARGET, not committed),
-# with the dictionary Fuzz/receipt.dict (Fuzz/jws.dict for `jws`: its seeds are Fixtures/jws/tokens,
+# with the dictionary Fuzz/receipt.dict (Fuzz/request.dict for `request`, whose seeds are verifyReceipt
+# bodies; Fuzz/jws.dict for `jws`: its seeds are Fixtures/jws/tokens,
 # Fixtures/real-jws and their header and payload JSON in the shapes of JWSFuzzing.token(from:)). A crash (ASan report, Swift trap, violated invariant, leak,
 # timeout, out-of-memory) exits non-zero and leaves the input in fuzz-crashes/.
 #
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
-targets=(loader container parser validator-openssl validator-gnutls jws)
+targets=(loader container parser validator-openssl validator-gnutls jws request)
 
 product_for() {
     case "$1" in
@@ -31,6 +32,7 @@ product_for() {
         validator-openssl) echo FuzzValidatorOpenSSL ;;
         validator-gnutls) echo FuzzValidatorGnuTLS ;;
         jws) echo FuzzJWS ;;
+        request) echo FuzzRequest ;;
         *) return 1 ;;
     esac
 }
@@ -88,6 +90,24 @@ seed_corpus() {
                 { printf '\001'; b64url_decode "$header"; printf '\000'; b64url_decode "$payload"; } >"$out/json-$stem"
                 { printf '\002'; b64url_decode "$payload"; } >"$out/payload-$stem"
             done
+            ;;
+        request)
+            # verifyReceipt bodies of a few receipts: plain, with the other members, URL-safe,
+            # escaped, spaced; and the hostile JSON shapes.
+            for file in "$root"/Fixtures/real/receipts/tpinapp-sandbox-g5-sha256-2025-2iap.receipt \
+                "$root"/Fixtures/real/receipts/aporat-production-g5-sha256-2025-1iap.receipt \
+                "$root"/Fixtures/generated/receipts/valid-sha256-noattr.receipt; do
+                local stem text
+                stem="$(basename "$file" .receipt)"
+                text="$(base64 -w 0 "$file")"
+                printf '{"receipt-data":"%s"}' "$text" >"$out/plain-$stem"
+                printf '{"receipt-data":"%s","password":"secret","exclude-old-transactions":true}' "$text" >"$out/members-$stem"
+                printf '{"exclude-old-transactions":false,"receipt-data":"%s","x":[1,{"y":null}]}' "$(tr '+/' '-_' <<<"$text" | tr -d '=')" >"$out/urlsafe-$stem"
+                printf ' {\n "receipt-data" : "%s" ,\n "password" : null }\n' "$(sed 's|/|\\/|g' <<<"$text")" >"$out/escaped-$stem"
+            done
+            printf '{"receipt-data":"QQ=="}' >"$out/short"
+            printf '{"receipt-data":"QQ==","receipt-data":"QUI="}' >"$out/duplicate"
+            printf '{"receipt-data":"Q\u0051=="}' >"$out/unicode-escape"
             ;;
         parser)
             cp "$root"/Fixtures/generated/payloads/*.der "$out"/
@@ -154,7 +174,7 @@ trap 'rm -rf "$seeds" "$log"' EXIT
 echo "fuzz.sh: $target for ${seconds}s ($(ls "$seeds" | wc -l) seeds, $(ls "$corpus" | wc -l) inputs in Fuzz/.corpus/$target)"
 set +e
 "$binary" "$corpus" "$seeds" \
-    -dict="$root/Fuzz/$([[ $target == jws ]] && echo jws || echo receipt).dict" \
+    -dict="$root/Fuzz/$(case $target in jws | request) echo "$target" ;; *) echo receipt ;; esac).dict" \
     -max_total_time="$seconds" \
     -max_len="${FUZZ_MAX_LEN:-65536}" \
     -timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=3072 \

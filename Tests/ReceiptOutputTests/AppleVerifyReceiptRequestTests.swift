@@ -124,6 +124,15 @@ import ReceiptOutput
         #expect(AppleVerifyReceiptStatus(.backendFailure).rawValue == 21005)
     }
 
+    /// RFC 8259 keeps every character of a string: a U+FEFF at a string's start or right after an
+    /// escape sequence is part of it (Foundation's `JSONSerialization` drops it there; the
+    /// `request` fuzz target found the difference: Fixtures/fuzz-regressions/request).
+    @Test func aByteOrderMarkInsideAStringIsKept() {
+        let read = request("{\"receipt-data\":\"8\\\"\u{FEFF}/QUI=\",\"password\":\"\u{FEFF}b\"}")
+        #expect(read?.receiptData?.unicodeScalars.map(\.value) == [0x38, 0x22, 0xFEFF, 0x2F, 0x51, 0x55, 0x49, 0x3D])
+        #expect(read?.password?.unicodeScalars.map(\.value) == [0xFEFF, 0x62])
+    }
+
     @Test func receiptTypesMapToApplesTwoEnvironments() {
         #expect(AppleVerifyReceiptEnvironment(receiptType: .production) == .production)
         #expect(AppleVerifyReceiptEnvironment(receiptType: nil) == .production)
