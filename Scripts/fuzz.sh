@@ -107,7 +107,8 @@ seed_corpus() {
             done
             printf '{"receipt-data":"QQ=="}' >"$out/short"
             printf '{"receipt-data":"QQ==","receipt-data":"QUI="}' >"$out/duplicate"
-            printf '{"receipt-data":"Q\u0051=="}' >"$out/unicode-escape"
+            # As data, not as printf's format: printf would turn \u0051 into Q itself.
+            printf '%s' '{"receipt-data":"Q\u0051=="}' >"$out/unicode-escape"
             ;;
         parser)
             cp "$root"/Fixtures/generated/payloads/*.der "$out"/

@@ -193,30 +193,26 @@ for round in $(seq 1 "$rounds"); do
         echo "${line#RUN }" >> "$work/ratio-$name.txt"
     done
 done
+# The median of the numbers on standard input, one a line.
+median_of() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # The median of a field over the rounds.
-median() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$work/ratio-$1.txt" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# The median over the rounds of each round's ratio: a run of $1 against the /health run just
+median() { sed -n "s/.*$2=\([0-9.]*\).*/\1/p" "$work/ratio-$1.txt" | median_of; }
+# Each round's ratio, one a line in round order: the run of $1 against the /health run just
 # before it, in the same round. The host's speed drifts between rounds (/health has moved by a
 # third from one round to the next here), so a ratio of the two medians (also printed, as
 # unpaired_ratio_pct) can pair runs a minute apart; each round's pair is seconds apart.
-paired_ratio() {
-    paste -d' ' <(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' "$work/ratio-health.txt") \
-        <(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' "$work/ratio-$1.txt") |
-        awk '{ printf "%.1f\n", 100 * $2 / $1 }' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-# Each round's ratio, in round order.
 round_ratios() {
     paste -d' ' <(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' "$work/ratio-health.txt") \
         <(sed -n 's/.*rps=\([0-9.]*\).*/\1/p' "$work/ratio-$1.txt") |
-        awk '{ printf "%s%.1f", (NR > 1 ? "," : ""), 100 * $2 / $1 }'
+        awk '{ printf "%.1f\n", 100 * $2 / $1 }'
 }
 health_rps=$(median health rps)
 for name in small large; do
     rps=$(median "$name" rps); p99=$(median "$name" p99_ms); errors=$(median "$name" errors); non2xx=$(median "$name" non2xx)
-    ratio=$(paired_ratio "$name")
+    ratio=$(round_ratios "$name" | median_of)
     unpaired=$(awk -v a="$rps" -v b="$health_rps" 'BEGIN { printf "%.1f", 100 * a / b }')
     purchases=2; target=50; [[ "$name" == large ]] && { purchases=187; target=25; }
-    echo "LOADTEST floor purchases=$purchases health_rps=$health_rps verify_rps=$rps ratio_pct=$ratio round_ratios_pct=$(round_ratios "$name") unpaired_ratio_pct=$unpaired p99_ms=$p99 health_p99_ms=$(median health p99_ms) errors=$errors non2xx=$non2xx"
+    echo "LOADTEST floor purchases=$purchases health_rps=$health_rps verify_rps=$rps ratio_pct=$ratio round_ratios_pct=$(round_ratios "$name" | paste -sd,) unpaired_ratio_pct=$unpaired p99_ms=$p99 health_p99_ms=$(median health p99_ms) errors=$errors non2xx=$non2xx"
     verdict=PASS
     awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r >= t) }' || verdict=FAIL
     [[ "$errors" == 0 && "$non2xx" == 0 ]] || verdict=FAIL

@@ -33,8 +33,8 @@ private func violated(_ message: String, _ body: [UInt8]) -> Never {
     abort()
 }
 
-/// Foundation's reading of `body`: the object, `.notJSON`, or `.unrepresentable` (valid JSON
-/// that Foundation cannot hold: a number out of `Double`'s range).
+/// Foundation's reading of `body`: the value, `.notJSON`, or `.unrepresentable` (valid RFC 8259
+/// text that Foundation cannot hold: a number out of range, an escaped surrogate without its pair).
 private enum FoundationReading {
     case value(Any)
     case notJSON
@@ -45,8 +45,6 @@ private func foundationReading(_ body: [UInt8]) -> FoundationReading {
     do {
         return .value(try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]))
     } catch {
-        // Valid RFC 8259 text that Foundation cannot turn into values: a number out of range, an
-        // escaped surrogate without its pair.
         let text = "\(error)"
         let unrepresentable = ["not representable", "surrogate", "hex escape sequence"].contains { text.contains($0) }
         return unrepresentable ? .unrepresentable : .notJSON
