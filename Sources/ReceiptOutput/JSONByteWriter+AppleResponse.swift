@@ -114,30 +114,31 @@ extension JSONByteWriter {
             key(pacific); string(date.pacific)
             return
         }
-        // Both civil texts in one call (``AppleCivilTexts``), into a scratch buffer: the keys
-        // and milliseconds are written between them.
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * AppleCivilTexts.length) { scratch -> Bool in
-            guard let texts = scratch.baseAddress,
-                  AppleCivilTexts.write(seconds: AppleDate.seconds(instant), gmt: texts, pacific: texts + AppleCivilTexts.length)
-            else { return false }
+        // Both civil texts in one call (``AppleCivilTexts``), into a scratch buffer: the keys and
+        // milliseconds are written between them. When it declines (a year outside 0–9999 in
+        // either text: at the ends of that range one text may fit and the other not), each text
+        // is written on its own, as `AppleDate` makes it.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * AppleCivilTexts.length) { scratch in
+            let seconds = AppleDate.seconds(instant)
+            let texts = scratch.baseAddress.flatMap { texts in
+                AppleCivilTexts.write(seconds: seconds, gmt: texts, pacific: texts + AppleCivilTexts.length) ? texts : nil
+            }
             key(name)
-            appleCivilText(texts, zone: AppleDate.gmtZone)
+            if let texts {
+                appleCivilText(texts, zone: AppleDate.gmtZone)
+            } else if !appleCivilText(seconds, zone: AppleDate.gmtZone) {
+                string(date.gmt)
+            }
             key(milliseconds)
             byte(UInt8(ascii: "\""))
             integer(instant)
             byte(UInt8(ascii: "\""))
             key(pacific)
-            appleCivilText(texts + AppleCivilTexts.length, zone: AppleDate.pacificZone)
-            return true
+            if let texts {
+                appleCivilText(texts + AppleCivilTexts.length, zone: AppleDate.pacificZone)
+            } else if !appleCivilText(AppleDate.pacificSeconds(instant), zone: AppleDate.pacificZone) {
+                string(date.pacific)
+            }
         }
-        if written { return }
-        key(name)
-        if !appleCivilText(AppleDate.seconds(instant), zone: AppleDate.gmtZone) { string(date.gmt) }
-        key(milliseconds)
-        byte(UInt8(ascii: "\""))
-        integer(instant)
-        byte(UInt8(ascii: "\""))
-        key(pacific)
-        if !appleCivilText(AppleDate.pacificSeconds(instant), zone: AppleDate.pacificZone) { string(date.pacific) }
     }
 }

@@ -19,13 +19,12 @@ import Testing
         ]
     }
 
-    @Test(arguments: BackendFixtures.realReceipts)
-    func aBodyAnswersAsTheRequestMadeFromItsString(_ fixture: RealReceipt) throws {
-        let backend = try #require(BackendFixtures.backends.first).backend
+    @Test(arguments: BackendFixtures.backends, BackendFixtures.realReceipts)
+    func aBodyAnswersAsTheRequestMadeFromItsString(_ backend: BackendCase, _ fixture: RealReceipt) throws {
         let date = Date(timeIntervalSince1970: 1_790_000_000)
         let bytes = try fixture.bytes()
         for maximumSize in [ReceiptLoader.maximumReceiptSize, bytes.count - 1] {
-            let endpoint = try AppleVerifyReceiptEndpointTests.endpoint(backend, xcode: fixture.isXcode) {
+            let endpoint = try AppleVerifyReceiptEndpointTests.endpoint(backend.backend, xcode: fixture.isXcode) {
                 $0.maximumReceiptSize = maximumSize
             }
             for text in Self.variants(of: Data(bytes).base64EncodedString()) {
@@ -34,10 +33,39 @@ import Testing
                     let fromBody = endpoint.respond(toBody: body, at: date)
                     let request = AppleVerifyReceiptRequest(receiptData: text, excludesOldTransactions: excludeOld)
                     let fromString = endpoint.respond(to: request, at: date)
-                    #expect(fromBody == fromString, "\(fixture.name) max \(maximumSize): \(text.prefix(12))… (\(text.count))")
+                    #expect(fromBody == fromString, "\(backend.backend.name) \(fixture.name) max \(maximumSize): \(text.prefix(12))… (\(text.count))")
                     #expect(fromBody.jsonBytes() == fromString.jsonBytes(), "\(fixture.name): \(text.prefix(12))…")
                 }
             }
+        }
+    }
+
+    /// Around the validator's receipt size limit, a body answers as the request made from its
+    /// `String` (whose text is checked for size before it is decoded): a text over the limit's
+    /// text limit is `receipt_too_large`, read undecoded (`RequestReceiptSizeLimitTests`).
+    @Test(arguments: BackendFixtures.backends)
+    func aBodyOverTheSizeLimitAnswersAsBefore(_ backend: BackendCase) throws {
+        let fixture = try #require(BackendFixtures.realReceipts.first { !$0.isXcode })
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        let bytes = try fixture.bytes()
+        let base64 = Data(bytes).base64EncodedString()
+        for text in [base64, base64.replacingOccurrences(of: "=", with: "") + "A", String(base64.prefix(4001))] {
+            var tooLarge = 0
+            for maximumSize in (text.utf8.count / 2 - 2)...(text.utf8.count / 2 + 2) {
+                let endpoint = try AppleVerifyReceiptEndpointTests.endpoint(backend.backend) { $0.maximumReceiptSize = maximumSize }
+                let body = try AppleVerifyReceiptEndpointTests.body(text)
+                let fromBody = endpoint.respond(toBody: body, at: date)
+                let fromString = endpoint.respond(to: AppleVerifyReceiptRequest(receiptData: text), at: date)
+                #expect(fromBody == fromString, "max \(maximumSize), \(text.utf8.count) bytes")
+                #expect(fromBody.jsonBytes() == fromString.jsonBytes(), "max \(maximumSize), \(text.utf8.count) bytes")
+                #expect(try endpoint.request(parsing: body) == AppleVerifyReceiptRequest(receiptData: text))
+                if text.utf8.count > 2 * maximumSize {
+                    #expect(fromBody.failure?.code == ReceiptValidationError.Code.receiptTooLarge.rawValue)
+                    #expect(fromBody.status == .malformedReceiptData)
+                    tooLarge += 1
+                }
+            }
+            #expect(tooLarge >= 2)
         }
     }
 }

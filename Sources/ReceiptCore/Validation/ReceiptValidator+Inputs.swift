@@ -51,7 +51,7 @@ extension ReceiptValidator {
     }
 
     /// Validates a receipt whose base64 text was decoded where it lay in a request body
-    /// (``ReceiptLoader/decodeQuotedBase64(_:from:)``): the report ``report(for:)-([UInt8])``
+    /// (``ReceiptLoader/decodeQuotedBase64(_:from:maximumSize:)``): the report ``report(for:)-([UInt8])``
     /// gives for that text.
     package func report(decodedBase64 quoted: ReceiptLoader.QuotedBase64) -> ReceiptValidationReport {
         do {

@@ -81,11 +81,20 @@ public struct AppleVerifyReceiptEndpoint: Sendable {
         self.configuration = configuration
     }
 
+    /// Reads a request body as ``respond(toBody:at:)`` reads it: as
+    /// ``AppleVerifyReceiptRequest/init(parsing:)`` does, with the validator's receipt size limit
+    /// (``ReceiptValidator/Configuration/maximumReceiptSize``), so that a `receipt-data` text too
+    /// large for it is refused before it is decoded.
+    /// - Throws: ``AppleVerifyReceiptRequest/Refusal``, as ``AppleVerifyReceiptRequest/init(parsing:)``.
+    public func request(parsing body: some Collection<UInt8>) throws(AppleVerifyReceiptRequest.Refusal) -> AppleVerifyReceiptRequest {
+        try AppleVerifyReceiptRequest(parsing: body, maximumReceiptSize: validator.configuration.maximumReceiptSize)
+    }
+
     /// The response to a request body (the bytes of an HTTP POST).
     public func respond(toBody body: some Collection<UInt8>, at requestDate: Date = Date()) -> AppleVerifyReceiptResponse {
         let request: AppleVerifyReceiptRequest
         do {
-            request = try AppleVerifyReceiptRequest(parsing: body)
+            request = try self.request(parsing: body)
         } catch {
             return AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message)
         }

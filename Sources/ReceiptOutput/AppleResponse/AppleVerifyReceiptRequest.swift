@@ -28,13 +28,28 @@ public struct AppleVerifyReceiptRequest: Hashable, Sendable {
     /// (but must be valid JSON). A member of the wrong type is refused rather than read as absent
     /// or false, and a repeated name rather than one of its values picked, because a proxy or
     /// another parser in front may read such a body otherwise.
+    ///
+    /// An endpoint reads a body with its validator's receipt size limit
+    /// (``AppleVerifyReceiptEndpoint/request(parsing:)``); this reads it with the default one,
+    /// ``ReceiptLoader/maximumReceiptSize``. The limit changes no answer: a `receipt-data` text
+    /// beyond it is only kept undecoded, for the validator to refuse (or decode) as it would
+    /// a request made from its `String`.
+    ///
     /// - Throws: ``Refusal``: 21000 for a body that is not such an object (`not_json_object`,
     ///   `duplicate_member`, `wrong_member_type`), 21002 for a `receipt-data` string that is not
     ///   valid UTF-8 (`receipt_data_not_utf8`).
     public init(parsing body: some Collection<UInt8>) throws(Refusal) {
+        try self.init(parsing: body, maximumReceiptSize: ReceiptLoader.maximumReceiptSize)
+    }
+
+    /// Reads a JSON body as ``init(parsing:)`` does, decoding a `receipt-data` text as it is read
+    /// only when it is within the text limit of `maximumReceiptSize` (the validator's
+    /// ``ReceiptValidator/Configuration/maximumReceiptSize``): a longer one is refused by the
+    /// validator before it is decoded.
+    init(parsing body: some Collection<UInt8>, maximumReceiptSize: Int) throws(Refusal) {
         let read: Result<AppleVerifyReceiptRequest, Refusal> =
-            body.withContiguousStorageIfAvailable { AppleVerifyReceiptRequestReader.read($0) }
-            ?? Array(body).withUnsafeBufferPointer { AppleVerifyReceiptRequestReader.read($0) }
+            body.withContiguousStorageIfAvailable { AppleVerifyReceiptRequestReader.read($0, maximumReceiptSize: maximumReceiptSize) }
+            ?? Array(body).withUnsafeBufferPointer { AppleVerifyReceiptRequestReader.read($0, maximumReceiptSize: maximumReceiptSize) }
         self = try read.get()
     }
 

@@ -14,17 +14,22 @@ struct AppleVerifyReceiptRequestReader {
     static let maximumDepth = 128
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The validator's receipt size limit: a `receipt-data` text beyond its text limit is not
+    /// decoded as it is read (``ReceiptLoader/decodeQuotedBase64(_:from:maximumSize:)``).
+    private let maximumReceiptSize: Int
     private var index = 0
     /// The first refusal of a well-formed body, reported once the whole body has been read.
     private var refusal: Refusal?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, maximumReceiptSize: Int) {
         self.bytes = bytes
+        self.maximumReceiptSize = maximumReceiptSize
     }
 
-    /// The request in `bytes`, or why it is refused.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<AppleVerifyReceiptRequest, Refusal> {
-        var reader = Self(bytes)
+    /// The request in `bytes`, or why it is refused; `maximumReceiptSize` is the validator's
+    /// (``ReceiptValidator/Configuration/maximumReceiptSize``).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, maximumReceiptSize: Int) -> Result<AppleVerifyReceiptRequest, Refusal> {
+        var reader = Self(bytes, maximumReceiptSize: maximumReceiptSize)
         do {
             let request = try reader.readRequest()
             if let refusal = reader.refusal { return .failure(refusal) }
@@ -60,9 +65,11 @@ struct AppleVerifyReceiptRequestReader {
     /// `receipt-data`: a string, or null (absent). Plain base64 (symbols, padding, the closing
     /// quote: the common case) is decoded as it is read, in one pass, and the reader goes on past
     /// its quote, where ``readStringText()`` would have stopped with the same text in place;
-    /// any other value is read as ``readStringMember(_:)`` reads it.
+    /// any other value (and a text too large for ``maximumReceiptSize``, which the validator
+    /// then refuses undecoded) is read as ``readStringMember(_:)`` reads it.
     private mutating func readReceiptData() throws(Refusal) -> ReceiptDataText? {
-        if next == UInt8(ascii: "\""), let quoted = ReceiptLoader.decodeQuotedBase64(bytes, from: index + 1),
+        if next == UInt8(ascii: "\""),
+           let quoted = ReceiptLoader.decodeQuotedBase64(bytes, from: index + 1, maximumSize: maximumReceiptSize),
            quoted.end < bytes.count, quoted.end > index {
             let range = (index + 1)..<quoted.end
             index = quoted.end + 1

@@ -14,7 +14,7 @@ struct ReceiptDataText: Hashable, Sendable {
     /// scan); false makes the writer escape the text as ``JSONByteWriter/string(_:)`` does.
     let isPlain: Bool
     /// The text decoded by the request reader as it read it (plain base64 only; see
-    /// ``ReceiptLoader/decodeQuotedBase64(_:from:)``), validated instead of decoding `utf8`
+    /// ``ReceiptLoader/decodeQuotedBase64(_:from:maximumSize:)``), validated instead of decoding `utf8`
     /// again; nil otherwise. Not part of equality: it is `utf8` decoded.
     let decodedBase64: ReceiptLoader.QuotedBase64?
 

@@ -128,6 +128,44 @@ struct AppleResponseJSONTests {
         Self.expectSameBytes(full)
     }
 
+    @Test("dates at the ends of the years 0-9999: one text in range and the other not, neither, both")
+    func datesAtTheEndsOfTheYearRange() throws {
+        // Seconds since 1970 and whether the GMT and the Pacific texts (8 hours earlier then)
+        // have a year in 0-9999: the writer takes both texts in one call only when both do, else
+        // each on its own; either way the texts are `AppleDate`'s.
+        let cases: [(seconds: Double, gmt: Bool, pacific: Bool)] = [
+            (-62_167_219_200, true, false),  // 0000-01-01 00:00:00 GMT
+            (-62_167_190_401, true, false),  // 0000-01-01 07:59:59 GMT
+            (-62_167_219_199.999, true, false),
+            (-62_167_190_400, true, true),  // 0000-01-01 00:00:00 Pacific
+            (253_402_300_799, true, true),  // 9999-12-31 23:59:59 GMT
+            (253_402_300_800, false, true),  // 10000-01-01 00:00:00 GMT
+            (253_402_329_599.5, false, true),  // 9999-12-31 23:59:59 Pacific
+            (253_402_329_600, false, false),
+            (-62_167_219_201, false, false),
+        ]
+        func inRange(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return bytes.count > 4 && bytes[0..<4].allSatisfy { (0x30...0x39).contains($0) } && bytes[4] == UInt8(ascii: "-")
+        }
+        for (seconds, gmt, pacific) in cases {
+            let date = AppleDate(Date(timeIntervalSince1970: seconds))
+            #expect(inRange(date.gmt) == gmt && inRange(date.pacific) == pacific, "\(seconds): \(date.gmt), \(date.pacific)")
+            var transaction = AppleResponseTransaction()
+            transaction.purchaseDate = date
+            transaction.expiresDate = date
+            var receipt = AppleResponseReceipt()
+            receipt.requestDate = date
+            receipt.inApp = [transaction]
+            var response = AppleVerifyReceiptResponse(status: .valid, code: "", message: "")
+            response.receipt = receipt
+            response.latestReceiptInfo = [transaction]
+            Self.expectSameBytes(response)
+            let written = String(decoding: Self.written(response, pretty: false), as: UTF8.self)
+            #expect(written.contains("\"purchase_date\":\"\(date.gmt)\",\"purchase_date_ms\":\"\(date.milliseconds)\",\"purchase_date_pst\":\"\(date.pacific)\""))
+        }
+    }
+
     @Test("strings that need escaping, and strings longer than the stage")
     func escaping() {
         let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))

@@ -4,7 +4,7 @@ import ReceiptTestSupport
 import Testing
 
 /// The `verifyReceipt` reader's one-pass decode of plain base64 up to its closing quote
-/// (``ReceiptLoader/decodeQuotedBase64(_:from:)`` then ``ReceiptLoader/load(decodedBase64:maximumSize:)``)
+/// (``ReceiptLoader/decodeQuotedBase64(_:from:maximumSize:)`` then ``ReceiptLoader/load(decodedBase64:maximumSize:)``)
 /// against the two passes it replaces (find the quote, then ``ReceiptLoader/load(_:maximumSize:)-([UInt8],_)``
 /// of the text before it): whenever it answers, the same bytes or the same error; and it answers
 /// for every plain text the full path decodes.
@@ -21,19 +21,41 @@ struct QuotedBase64Tests {
         Result { () throws(ReceiptValidationError) in try ReceiptLoader.load(text, maximumSize: maximumSize) }
     }
 
-    /// Checks the one-pass decode of the text at `body[start...]`; whether it answered.
+    /// Checks the one-pass decode of the text at `body[start...]` with each of `maximumSizes`;
+    /// whether it answered with the first.
     @discardableResult
     static func check(_ body: [UInt8], from start: Int, maximumSizes: [Int], _ note: @autoclosure () -> String) -> Bool {
-        let quoted = body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: start) }
+        var answeredFirst = false
+        for (index, maximumSize) in maximumSizes.enumerated() {
+            let answered = check(body, from: start, maximumSize: maximumSize, "max \(maximumSize): \(note())")
+            if index == 0 { answeredFirst = answered }
+        }
+        return answeredFirst
+    }
+
+    /// Checks the one-pass decode of the text at `body[start...]` with `maximumSize`; whether it
+    /// answered.
+    @discardableResult
+    static func check(_ body: [UInt8], from start: Int, maximumSize: Int, _ note: @autoclosure () -> String) -> Bool {
+        let quoted = body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: start, maximumSize: maximumSize) }
         let quote = body[start...].firstIndex(of: UInt8(ascii: "\""))
         guard let quoted else {
-            // It may decline only what is not plain base64 before a quote, or what the full
-            // path does not decode as base64 (empty, DER, refused).
+            // It may decline only what is not plain base64 before a quote, what the full path
+            // does not decode as base64 (empty, DER, refused), or what it refuses as too large
+            // before decoding.
             if let quote {
                 let text = Array(body[start..<quote])
                 let isPlain = text.allSatisfy { alphabet.contains($0) || $0 == UInt8(ascii: "=") }
-                if isPlain, !text.isEmpty, text[0] != UInt8(ascii: "0"), let decoded = Base64.decode(text) {
+                let isTooLarge = text.count > ReceiptLoader.maximumTextSize(for: maximumSize)
+                if isPlain, !text.isEmpty, text[0] != UInt8(ascii: "0"), !isTooLarge, let decoded = Base64.decode(text) {
                     Issue.record("declined plain base64 the full path decodes to \(decoded.count) bytes: \(note())")
+                }
+                if isPlain, text.first != UInt8(ascii: "0"), isTooLarge {
+                    guard case .failure(let error) = full(text, maximumSize: maximumSize) else {
+                        Issue.record("the full path loaded a text over the limit: \(note())")
+                        return false
+                    }
+                    #expect(error.code == .receiptTooLarge, "\(note())")
                 }
             }
             return false
@@ -42,11 +64,10 @@ struct QuotedBase64Tests {
         guard let quote, quoted.end == quote else { return true }
         let text = Array(body[start..<quote])
         #expect(quoted.textCount == text.count, "\(note())")
+        #expect(quoted.textCount <= ReceiptLoader.maximumTextSize(for: maximumSize), "\(note())")
         #expect(Base64.decode(text) == quoted.decoded, "\(note())")
-        for maximumSize in maximumSizes {
-            let fused = Result { () throws(ReceiptValidationError) in try ReceiptLoader.load(decodedBase64: quoted, maximumSize: maximumSize) }
-            #expect(fused == full(text, maximumSize: maximumSize), "max \(maximumSize): \(note())")
-        }
+        let fused = Result { () throws(ReceiptValidationError) in try ReceiptLoader.load(decodedBase64: quoted, maximumSize: maximumSize) }
+        #expect(fused == full(text, maximumSize: maximumSize), "\(note())")
         return true
     }
 
@@ -114,6 +135,28 @@ struct QuotedBase64Tests {
         #expect(answered > samples / 4)
     }
 
+    @Test("a text over the size limit's text limit is declined before decoding; one at it or under is decoded")
+    func sizeLimit() throws {
+        let receipt = try #require(RealReceipt.all.first).bytes()
+        let texts = ["QUJDRA==", "QUJDREVG", "QUJDREU", "QUJDRA", Data(receipt).base64EncodedString()]
+        var declined = 0
+        for text in texts {
+            let count = text.utf8.count
+            // The quote closing the body; more body after it than the limit; no quote at all.
+            for suffix in ["\"", "\"}" + String(repeating: " ", count: count + 64), ""] {
+                let body = Array((text + suffix).utf8)
+                for maximumSize in (count / 2 - 2)...(count / 2 + 2) {
+                    let quoted = body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: 0, maximumSize: maximumSize) }
+                    let fits = count <= ReceiptLoader.maximumTextSize(for: maximumSize)
+                    #expect((quoted != nil) == (fits && !suffix.isEmpty), "\(count) bytes, max \(maximumSize), \(suffix.count)")
+                    if !fits, !suffix.isEmpty { declined += 1 }
+                    Self.check(body, from: 0, maximumSize: maximumSize, "\(count) bytes, max \(maximumSize), \(suffix.count)")
+                }
+            }
+        }
+        #expect(declined >= texts.count * 2 * 2)
+    }
+
     @Test("edges: padding, a lone symbol, DER's first byte, no quote, offsets at the end")
     func edges() {
         let cases: [(String, [UInt8]?)] = [
@@ -124,14 +167,14 @@ struct QuotedBase64Tests {
         ]
         for (text, expected) in cases {
             let body = Array(text.utf8)
-            let quoted = body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: 0) }
+            let quoted = body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: 0, maximumSize: ReceiptLoader.maximumReceiptSize) }
             #expect(quoted?.decoded == expected, "\(text)")
             Self.check(body, from: 0, maximumSizes: [ReceiptLoader.maximumReceiptSize, 1], text)
         }
         let body = Array("QUJD\"".utf8)
         for start in [-1, body.count, body.count + 1] {
-            #expect(body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: start) } == nil)
+            #expect(body.withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: start, maximumSize: ReceiptLoader.maximumReceiptSize) } == nil)
         }
-        #expect([UInt8]().withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: 0) } == nil)
+        #expect([UInt8]().withUnsafeBufferPointer { ReceiptLoader.decodeQuotedBase64($0, from: 0, maximumSize: ReceiptLoader.maximumReceiptSize) } == nil)
     }
 }

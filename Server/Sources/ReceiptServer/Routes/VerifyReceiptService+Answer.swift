@@ -30,11 +30,11 @@ extension VerifyReceiptService {
         let readiness = self.readiness
         let state = self.state
         let judged = await pool.run { () -> (JSONAnswer?, AppleVerifyReceiptResponse, VerifyReceiptController.BackendFault?, Bool, [String]) in
-            // The body is read once: as `endpoint.respond(toBody:)` reads it, keeping
-            // `exclude-old-transactions` for the stored state's merge.
+            // The body is read once: as `endpoint.respond(toBody:)` reads it (with the
+            // validator's size limit), keeping `exclude-old-transactions` for the stored state's merge.
             let request: AppleVerifyReceiptRequest
             do throws(AppleVerifyReceiptRequest.Refusal) {
-                request = try AppleVerifyReceiptRequest(parsing: body.readableBytesView)
+                request = try endpoint.request(parsing: body.readableBytesView)
             } catch {
                 let (refused, fault) = VerifyReceiptController.judge(
                     AppleVerifyReceiptResponse(status: error.status, code: error.code, message: error.message), readiness: readiness)
