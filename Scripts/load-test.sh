@@ -16,6 +16,7 @@
 # run against the /health run of its round), with a PASS/FAIL line per target:
 #   verifyReceipt (2 purchases) ≥ 50 % of /health's requests/s, p99 ≤ 10 ms
 #   verifyReceipt (187 purchases) ≥ 25 % of /health's requests/s
+#   the server's peak RSS over those runs ≤ 256 MB
 # and, beside them, the transport's ceiling for the 187-purchase answer (nginx serving the same
 # bytes from a file for the same POST body): what any server could reach on this machine.
 # The script exits 1 when a target fails (after every run).
@@ -232,6 +233,12 @@ echo "LOADTEST ceiling purchases=187 answer_bytes=$(stat -c %s "$work/answer-lar
 echo "INFO the 187-purchase line's transport ceiling (nginx answering the same body with the same bytes from a file)" \
     "is $(awk -v a="$ceiling_rps" -v b="$health_rps" 'BEGIN { printf "%.1f", 100 * a / b }') % of /health here;" \
     "the server reaches $(awk -v a="$large_rps" -v b="$ceiling_rps" 'BEGIN { printf "%.1f", 100 * a / b }') % of it"
+# Memory under the same load: the server's peak RSS over every ratio run. 64 requests in flight
+# of at most ~2 MB each (the 187-purchase body, its receipt, model and 368 KB answer) fit well
+# under 256 MB; a queue that kept finished requests alive grew past 2 GB in 24 s here.
+peak_kib=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$replica1/status")
+verdict=PASS; [[ -n "$peak_kib" && "$peak_kib" -le $((256 * 1024)) ]] || { verdict=FAIL; failed=1; }
+echo "$verdict server peak RSS over the ratio runs (64 connections, 187 purchases among them) ≤ 256 MB: $((${peak_kib:-0} / 1024)) MB"
 if [[ "$ratio_only" -eq 1 ]]; then exit "$failed"; fi
 
 # Warm-up (chain cache, allocator), then the measured run.

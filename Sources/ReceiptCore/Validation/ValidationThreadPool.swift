@@ -30,11 +30,23 @@ public final class ValidationThreadPool: @unchecked Sendable {
     private var condition: UnsafeMutablePointer<pthread_cond_t> { monitor.condition }
     /// The most threads the pool runs.
     public let threadCount: Int
-    private var jobs: [@Sendable () -> Void] = []
+    /// The queue: `jobs[nextJob...]` wait; the slots before `nextJob` are empty (a taken job's
+    /// slot is cleared, so that what it captured, such as a request's body, is freed when it
+    /// has run, not when the queue next runs dry). The taken slots are dropped when the queue is
+    /// empty, or when they are at least half of the array, so a queue that never runs dry under
+    /// steady load stays as long as the jobs waiting in it (at most twice that, plus 64).
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var nextJob = 0
     private var started = 0
     private var idle = 0
     private var isShutDown = false
+
+    /// How many slots the queue holds now, waiting jobs and taken ones not yet dropped (for tests).
+    var queueSlotCount: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return jobs.count
+    }
 
     /// A pool of at most `threadCount` threads (at least one), started as work arrives.
     public init(threadCount: Int) {
@@ -138,9 +150,14 @@ public final class ValidationThreadPool: @unchecked Sendable {
             idle -= 1
         }
         let job = jobs[nextJob]
+        jobs[nextJob] = nil
         nextJob += 1
         if nextJob == jobs.count {
             jobs.removeAll(keepingCapacity: true)
+            nextJob = 0
+        } else if nextJob >= 64, nextJob >= jobs.count - nextJob {
+            // Amortised: the jobs moved are no more than the slots dropped.
+            jobs.removeFirst(nextJob)
             nextJob = 0
         }
         return job
