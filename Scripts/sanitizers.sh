@@ -60,6 +60,8 @@ thread_tests=(
     ReceiptCoreTests.ReceiptLoaderTests
     # The CLI's chunk schedule: worker threads taking chunks and emitting in order under its lock.
     ReceiptCLITests.ChunkScheduleTests
+    # The pool's queue: jobs queued from many tasks, taken, cleared and compacted by its threads.
+    ReceiptCoreTests.ValidationThreadPoolTests
 )
 
 # Every test file that starts tasks or threads or reaches the shared pool must have its suites in
