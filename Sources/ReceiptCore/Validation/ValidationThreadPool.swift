@@ -71,8 +71,9 @@ public final class ValidationThreadPool: @unchecked Sendable {
     }
 
     /// Queues `job`, starting another thread when more jobs wait than threads are idle and the pool
-    /// is not full.
-    private func submit(_ job: @escaping @Sendable () -> Void) {
+    /// is not full. Internal, not private: the pool's tests queue jobs from plain threads, so that
+    /// they never wait for Swift concurrency's cooperative threads.
+    func submit(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         guard !isShutDown else {
             pthread_mutex_unlock(mutex)

@@ -4,11 +4,17 @@ import Testing
 
 /// The pool's queue under a load that never lets it run dry: a job that has run frees what it
 /// captured, and the queue stays as long as the jobs waiting in it.
+///
+/// The tests queue jobs with the pool's internal `submit` (what `run` calls) from the test's own
+/// thread and from the pool's thread, never from a task: every step they wait for is taken by a
+/// pool thread, not by Swift concurrency's cooperative threads. Those can be held for minutes by
+/// other suites running beside these ones under ThreadSanitizer on a two-core host, where an
+/// earlier version of these tests, whose jobs were queued by tasks, timed out (CI, stop 47).
 @Suite struct ValidationThreadPoolTests {
     /// Something a job captures, as a request's work captures the request's body.
     private final class Capture: Sendable {}
 
-    /// A weak reference the test and a task share.
+    /// A weak reference to a capture, read and written under a lock.
     private final class WeakCapture: @unchecked Sendable {
         // @unchecked: `value` is only read or written with `lock` held.
         private let lock = NSLock()
@@ -17,89 +23,108 @@ import Testing
         var isAlive: Bool { lock.withLock { value != nil } }
     }
 
-    /// A one-shot signal a pool thread can wait for and an async test can wait for, for at most
-    /// ten seconds (a broken pool fails the test instead of hanging the run); true when opened.
-    private final class Gate: @unchecked Sendable {
+    /// A one-shot signal, waited for at most ten seconds (a broken pool fails the test instead of
+    /// hanging the run); `wait()` is true when the gate was opened.
+    private final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)
         func open() { semaphore.signal() }
         @discardableResult func wait() -> Bool { semaphore.wait(timeout: .now() + 10) == .success }
-        func waitAsync() async -> Bool { await Task.detached { self.wait() }.value }
-    }
-
-    /// Waits, for at most ten seconds, until `pool`'s queue holds at least `count` slots; true
-    /// when it does.
-    private func slots(of pool: ValidationThreadPool, reach count: Int) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while pool.queueSlotCount < count {
-            guard ContinuousClock.now < deadline else { return false }
-            await Task.yield()
-        }
-        return true
     }
 
     @Test("a job that has run frees what it captured while later jobs still wait")
-    func aRunJobIsReleasedBeforeTheQueueRunsDry() async {
+    func aRunJobIsReleasedBeforeTheQueueRunsDry() {
         let pool = ValidationThreadPool(threadCount: 1)
         defer { pool.shutdown() }
         let firstRunning = Gate(), releaseFirst = Gate()
-        let thirdRunning = Gate(), releaseThird = Gate()
+        let thirdRunning = Gate(), releaseThird = Gate(), fourthDone = Gate()
         let weak = WeakCapture()
 
-        // The pool's one thread is held by the first job, so the next ones queue behind it.
-        let first = Task { await pool.run { firstRunning.open(); releaseFirst.wait() } }
-        #expect(await firstRunning.waitAsync())
-        let second = Task {
+        // The pool's one thread is held by the first job (taken from a queue it left empty), so
+        // the next ones queue behind it, in order.
+        pool.submit { firstRunning.open(); releaseFirst.wait() }
+        #expect(firstRunning.wait())
+        do {
             let capture = Capture()
             weak.set(capture)
-            await pool.run { withExtendedLifetime(capture) {} }
+            pool.submit { withExtendedLifetime(capture) {} }
         }
-        // The first job was taken from a queue it left empty; the others queue in order.
-        #expect(await slots(of: pool, reach: 1))
-        let third = Task { await pool.run { thirdRunning.open(); releaseThird.wait() } }
-        #expect(await slots(of: pool, reach: 2))
-        let fourth = Task { await pool.run {} }
-        #expect(await slots(of: pool, reach: 3))
+        pool.submit { thirdRunning.open(); releaseThird.wait() }
+        pool.submit { fourthDone.open() }
+        #expect(pool.queueSlotCount == 3)
 
         releaseFirst.open()
-        #expect(await thirdRunning.waitAsync())
-        await second.value
-        // The second job has run and its task has ended; the fourth still waits, so the queue
-        // has not run dry. Nothing but the queue could still hold the capture.
+        #expect(thirdRunning.wait())
+        // The second job has run and the pool's thread has moved on to the third; the fourth
+        // still waits, so the queue has not run dry. Nothing but the queue could still hold the
+        // capture.
         #expect(!weak.isAlive, "the queue kept a job that had run, and what it captured")
         #expect(pool.queueSlotCount == 3, "the queue ran dry before the check; the check proved nothing")
 
         releaseThird.open()
-        await first.value
-        await third.value
-        await fourth.value
+        #expect(fourthDone.wait())
+    }
+
+    /// Jobs that each queue their replacement when they end, from the pool's thread, until
+    /// `total` have been queued; records the most slots the queue held.
+    private final class ReplacingJobs: @unchecked Sendable {
+        // @unchecked: `queued`, `finished` and `mostSlots` are only read or written with `lock` held.
+        private let lock = NSLock()
+        private let pool: ValidationThreadPool
+        private let total: Int
+        private var queued = 0
+        private var finished = 0
+        private var mostSlotsSeen = 0
+        let allFinished = Gate()
+
+        init(pool: ValidationThreadPool, total: Int) {
+            self.pool = pool
+            self.total = total
+        }
+
+        var mostSlots: Int { lock.withLock { mostSlotsSeen } }
+
+        /// Queues one job, unless `total` have been queued.
+        func queueOne() {
+            let queues = lock.withLock {
+                guard queued < total else { return false }
+                queued += 1
+                return true
+            }
+            if queues { pool.submit { self.runOne() } }
+        }
+
+        private func runOne() {
+            usleep(200)
+            let slots = pool.queueSlotCount
+            lock.withLock { mostSlotsSeen = max(mostSlotsSeen, slots) }
+            // The replacement is queued while the others still wait: the queue never runs dry
+            // until the last ones.
+            queueOne()
+            let done = lock.withLock {
+                finished += 1
+                return finished == total
+            }
+            if done { allFinished.open() }
+        }
     }
 
     @Test("a queue that never runs dry stays as long as the jobs waiting in it")
-    func aQueueThatNeverRunsDryStaysBounded() async {
+    func aQueueThatNeverRunsDryStaysBounded() {
         let pool = ValidationThreadPool(threadCount: 1)
         defer { pool.shutdown() }
         let blockerRunning = Gate(), releaseBlocker = Gate()
-        let blocker = Task { await pool.run { blockerRunning.open(); releaseBlocker.wait() } }
-        #expect(await blockerRunning.waitAsync())
+        pool.submit { blockerRunning.open(); releaseBlocker.wait() }
+        #expect(blockerRunning.wait())
 
-        // Always 8 jobs: each finished one is replaced, 2,000 times. A job takes 200 µs, so the
-        // replacement is queued while 7 others (1.4 ms of work) still wait: the queue does not
-        // run dry until the end.
-        var mostSlots = 0
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<8 { group.addTask { await pool.run { _ = usleep(200) } } }
-            #expect(await slots(of: pool, reach: 8))
-            releaseBlocker.open()
-            for _ in 0..<2_000 {
-                await group.next()
-                mostSlots = max(mostSlots, pool.queueSlotCount)
-                group.addTask { await pool.run { _ = usleep(200) } }
-            }
-        }
-        await blocker.value
+        // Always 8 jobs waiting: each one that ends queues its replacement, 2,000 in all.
+        let jobs = ReplacingJobs(pool: pool, total: 2_000)
+        for _ in 0..<8 { jobs.queueOne() }
+        #expect(pool.queueSlotCount == 8)
+        releaseBlocker.open()
+        #expect(jobs.allFinished.wait())
         // The blocker was taken before the 8 were queued, so at most 8 wait; the taken slots are
-        // dropped once they are 64 and as many as those waiting.
-        #expect(mostSlots <= 2 * 8 + 64, "the queue grew to \(mostSlots) slots for at most 8 waiting jobs")
-        #expect(mostSlots >= 8)
+        // dropped once they are 64 and as many as those waiting. The old pool held all 2,000.
+        #expect(jobs.mostSlots <= 2 * 8 + 64, "the queue grew to \(jobs.mostSlots) slots for at most 8 waiting jobs")
+        #expect(jobs.mostSlots >= 8)
     }
 }
