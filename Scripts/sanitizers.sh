@@ -60,7 +60,8 @@ thread_tests=(
     ReceiptCoreTests.ReceiptLoaderTests
     # The CLI's chunk schedule: worker threads taking chunks and emitting in order under its lock.
     ReceiptCLITests.ChunkScheduleTests
-    # The pool's queue: jobs queued from many tasks, taken, cleared and compacted by its threads.
+    # The pool's queue: jobs queued from the test's thread and the pool's, taken, cleared and
+    # compacted by the pool's thread.
     ReceiptCoreTests.ValidationThreadPoolTests
 )
 

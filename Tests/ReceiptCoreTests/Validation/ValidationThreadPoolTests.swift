@@ -67,7 +67,7 @@ import Testing
     /// Jobs that each queue their replacement when they end, from the pool's thread, until
     /// `total` have been queued; records the most slots the queue held.
     private final class ReplacingJobs: @unchecked Sendable {
-        // @unchecked: `queued`, `finished` and `mostSlots` are only read or written with `lock` held.
+        // @unchecked: `queued`, `finished` and `mostSlotsSeen` are only read or written with `lock` held.
         private let lock = NSLock()
         private let pool: ValidationThreadPool
         private let total: Int
