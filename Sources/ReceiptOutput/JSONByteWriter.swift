@@ -298,36 +298,7 @@ public struct JSONByteWriter: ~Copyable {
 
     /// Writes an integer in decimal.
     public mutating func integer(_ value: Int64) {
-        // 20 digits for Int64.min's magnitude and a sign.
-        let out = room(21)
-        var length = 0
-        if value < 0 {
-            out[0] = UInt8(ascii: "-")
-            length = 1
-        }
-        var rest = value.magnitude
-        // The number of digits: estimated from the bit length (log10(2) ≈ 1233 / 4096), then
-        // corrected by one comparison with the power of ten at the estimate.
-        let estimate = ((64 &- rest.leadingZeroBitCount) &* 1233) >> 12
-        let digits = estimate &+ (rest >= DecimalDigits.powerOfTen(estimate) ? 1 : 0)
-        let pairs = DecimalDigits.pairs.utf8Start
-        // Two digits a division, from the last.
-        var index = length &+ max(1, digits)
-        while rest >= 100 {
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            index &-= 2
-            out[index] = pairs[pair]
-            out[index &+ 1] = pairs[pair &+ 1]
-        }
-        if rest >= 10 {
-            let pair = Int(truncatingIfNeeded: rest) &* 2
-            out[index &- 2] = pairs[pair]
-            out[index &- 1] = pairs[pair &+ 1]
-        } else {
-            out[index &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
-        }
-        staged &+= length &+ max(1, digits)
+        staged &+= DecimalDigits.store(value, to: room(DecimalDigits.maximumLength))
     }
 
     /// Writes bytes as a lowercase hexadecimal string (the package's one hex digits).

@@ -42,14 +42,14 @@ public struct AppleResponseTransaction: Hashable, Sendable, Codable {
 
     /// The entry for one purchase of a receipt.
     public init(_ purchase: InAppPurchase, subscriptionGroupIdentifier: String? = nil) {
-        self.quantity = purchase.quantity.map { String($0) }
+        self.quantity = purchase.quantity.map(DecimalDigits.text)
         self.productID = purchase.productID
         self.transactionID = purchase.transactionID
         self.originalTransactionID = purchase.originalTransactionID
         self.purchaseDate = purchase.purchaseDate.map(AppleDate.init)
         self.originalPurchaseDate = purchase.originalPurchaseDate.map(AppleDate.init)
         self.expiresDate = purchase.expiresDate.map(AppleDate.init)
-        self.webOrderLineItemID = purchase.webOrderLineItemID.map { String($0) }
+        self.webOrderLineItemID = purchase.webOrderLineItemID.map(DecimalDigits.text)
         self.isTrialPeriod = purchase.isTrialPeriod.map { $0 ? "true" : "false" }
         self.isInIntroOfferPeriod = purchase.isInIntroOfferPeriod.map { $0 ? "true" : "false" }
         self.cancellationDate = purchase.cancellationDate.map(AppleDate.init)
