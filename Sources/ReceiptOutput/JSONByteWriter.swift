@@ -298,7 +298,8 @@ public struct JSONByteWriter: ~Copyable {
 
     /// Writes an integer in decimal.
     public mutating func integer(_ value: Int64) {
-        staged &+= DecimalDigits.store(value, to: room(DecimalDigits.maximumLength))
+        let out = room(DecimalDigits.maximumLength)
+        staged &+= DecimalDigits.store(value, to: out)
     }
 
     /// Writes bytes as a lowercase hexadecimal string (the package's one hex digits).

@@ -53,7 +53,7 @@ public struct AppleDate: Hashable, Sendable {
     public var milliseconds: String {
         get {
             switch storage {
-            case .instant(let milliseconds): String(milliseconds)
+            case .instant(let milliseconds): DecimalDigits.text(milliseconds)
             case .texts(let texts): texts.milliseconds
             }
         }
