@@ -1,6 +1,7 @@
 import Foundation
 @testable import ReceiptCore
 import ReceiptKit
+import ReceiptTestSupport
 import Testing
 
 /// One answer per input: for every input the project has, validating it cold and validating it
@@ -9,7 +10,8 @@ import Testing
 ///
 /// Inputs: every fixture folder (real, legacy, generated, hostile, the SignerInfo edges, the
 /// backend-disagreement and fuzz-regression inputs) and bit-flips of every real receipt
-/// (`RECEIPTKIT_AGREEMENT_FLIPS` per receipt, spread over the file; 12 by default, Scripts/test.sh's
+/// (`RECEIPTKIT_AGREEMENT_FLIPS` per receipt, spread over the file; 12 by default, scaled by
+/// ``TestIterations`` like other generated inputs (2 in the AddressSanitizer run), Scripts/test.sh's
 /// agreement step runs more). A warm validation is `fastPathReport(der) ?? full path`, and the full
 /// path reads nothing from the cache, so the warm report of input I under warmer W is the fast
 /// path's answer when it gives one and the cold report otherwise: each (W, I) pair asks only the
@@ -46,7 +48,7 @@ import Testing
 
     static let flipsPerReceipt: Int = {
         guard let text = ProcessInfo.processInfo.environment["RECEIPTKIT_AGREEMENT_FLIPS"], let count = Int(text), count >= 0
-        else { return 12 }
+        else { return TestIterations.count(12) }
         return count
     }()
 

@@ -21,6 +21,10 @@ struct JWSCacheAgreementTests {
         return result
     }
 
+    /// Random one-byte edits of each segment of each token: 3, scaled by ``TestIterations`` like
+    /// other generated inputs (1 in the AddressSanitizer run).
+    static let editsPerSegment = TestIterations.count(3)
+
     /// Edits of `token`: one byte of each segment changed (several places), and `token`'s header
     /// joined with `other`'s payload and signature.
     static func mutations(of token: [UInt8], other: [UInt8], random: inout SplitMix64) -> [[UInt8]] {
@@ -31,7 +35,7 @@ struct JWSCacheAgreementTests {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var offset = 0
         for segment in text {
-            for _ in 0..<3 where !segment.isEmpty {
+            for _ in 0..<Self.editsPerSegment where !segment.isEmpty {
                 var edited = token
                 let position = offset + Int(random.next() % UInt64(segment.count))
                 var replacement = alphabet[Int(random.next() % UInt64(alphabet.count))]
@@ -77,6 +81,7 @@ struct JWSCacheAgreementTests {
             }
             #expect(valid > 0)
         }
-        #expect(inputs.count > 400)
+        // Over 400 with every edit (3 a segment); as many fewer as the edits are scaled.
+        #expect(inputs.count > TestIterations.scaled(400, of: 3))
     }
 }
