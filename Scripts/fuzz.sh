@@ -48,8 +48,13 @@ build() {
         # --sanitize=fuzzer tells SwiftPM to link libFuzzer's main (it does not rename ours away);
         # the combined -Xswiftc -sanitize=fuzzer,address is what makes swiftc instrument every module
         # for coverage: with two separate -sanitize= flags the last one wins and coverage is lost.
+        # SwiftPM keeps the two --sanitize options in a Set and writes them into every module's
+        # command in that Set's order, which follows the process's random hash seed: whenever a
+        # build replans (a new directory, another product), the order can flip, every module's
+        # command changes and all of them recompile (50–100 s; twice in some CI runs). A fixed
+        # seed keeps one order for every build of the scratch directory.
         set +e
-        swift build -c release --product "$product" --sanitize=fuzzer --sanitize=address \
+        SWIFT_DETERMINISTIC_HASHING=1 swift build -c release --product "$product" --sanitize=fuzzer --sanitize=address \
             -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --scratch-path "$scratch" 2>&1 |
             grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" >&2
         built=${PIPESTATUS[0]}

@@ -6,9 +6,9 @@
 #   Scripts/sanitizers.sh address      ASan + LSan: every test (scratch .build-asan)
 #   Scripts/sanitizers.sh thread       TSan: the tests listed in `thread_tests` below (scratch .build-tsan)
 #
-# ASan + LSan run every test. The loops of tens of thousands of generated inputs that take
-# TestIterations (Tests/ReceiptTestSupport/TestIterations.swift) run
-# 1/RECEIPTKIT_TEST_ITERATION_DIVISOR of their rounds (default 8 here; each still runs and meets
+# ASan + LSan run every test. Every loop of generated inputs that takes
+# TestIterations (Tests/ReceiptTestSupport/TestIterations.swift) runs
+# 1/RECEIPTKIT_TEST_ITERATION_DIVISOR of its rounds (default 8 here; each still runs and meets
 # its scaled minimums). The plain runs of Scripts/test.sh keep every round;
 # RECEIPTKIT_TEST_ITERATION_DIVISOR=1 keeps them here too.
 #
