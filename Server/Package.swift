@@ -78,7 +78,14 @@ let package = Package(
             dependencies: [
                 "ReceiptServer",
                 "StateTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // A small client of our own (HTTPTestClient.swift) rather than HummingbirdTesting,
+                // whose AsyncHTTPClient would add NIOHTTP2, NIOHPACK and more to the test build.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
         .testTarget(

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import ReceiptServer
 import Testing
@@ -39,10 +38,10 @@ extension LoadBehaviourTests {
             #expect(open.isEmpty, "\(open.count) slow clients still connected after \(seconds(since: start)) s")
             #expect(seconds(since: start) < 5)
 
-            let response = try await TestClient.withClient(host: "127.0.0.1", port: running.port) { client in
+            let response = try await HTTPTestClient.with(port: running.port) { client in
                 try await client.post("/verifyReceipt", body: try ServerFixtures.body(receipt))
             }
-            #expect(try ServerFixtures.object(response.body ?? ByteBuffer())["status"] as? Int == 0)
+            #expect(try ServerFixtures.object(response.body)["status"] as? Int == 0)
             let metrics = running.service.metrics.prometheusText(
                 cache: nil, pending: 0, isReady: true, connections: running.service.connections)
             #expect(metrics.contains(#"receipt_connections_closed_total{reason="request_timeout"} 4"#), "\(metrics)")
@@ -105,10 +104,10 @@ extension LoadBehaviourTests {
                 for _ in 0..<options.maximumConnections {
                     group.addTask {
                         // Nine validations of 5000 purchases, one at a time, in a debug build: wait for them.
-                        try await TestClient.withClient(host: "127.0.0.1", port: running.port, configuration: .init(timeout: .seconds(90))) {
+                        try await HTTPTestClient.with(port: running.port, timeout: .seconds(90)) {
                             client in
                             let response = try await client.post("/verifyReceipt", body: largeBody)
-                            let object = try ServerFixtures.object(response.body ?? ByteBuffer())
+                            let object = try ServerFixtures.object(response.body)
                             let code = (object["receiptkit"] as? [String: Any])?["code"] as? String
                             return (response.status, response.headers[.retryAfter], object["status"] as? Int, code)
                         }

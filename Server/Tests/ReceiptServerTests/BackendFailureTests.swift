@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import ReceiptKit
 @testable import ReceiptServer
@@ -46,17 +45,17 @@ import Testing
         let server = try ServerProcess(["--port", "0", "--backend", broken.backend], environment: [broken.variable: file.path])
         let port = try #require(try await server.listeningPort(), "\(server.log)")
         let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        try await HTTPTestClient.with(port: port) { client in
             let health = try await client.get("/health")
             #expect(health.status == .serviceUnavailable, "\(broken.backend): /health answered \(health.status)")
-            #expect(try ServerFixtures.object(health.body ?? ByteBuffer())["status"] as? String == "backend_failure")
+            #expect(try ServerFixtures.object(health.body)["status"] as? String == "backend_failure")
 
             let response = try await client.post("/verifyReceipt", body: try ServerFixtures.body(receipt))
-            let object = try ServerFixtures.object(response.body ?? ByteBuffer())
+            let object = try ServerFixtures.object(response.body)
             #expect(object["status"] as? Int == 21005, "\(broken.backend): \(object)")
             #expect((object["receiptkit"] as? [String: Any])?["code"] as? String == "backend_failure")
 
-            let metrics = String(buffer: try await client.get("/metrics").body ?? ByteBuffer())
+            let metrics = String(buffer: try await client.get("/metrics").body)
             #expect(metrics.contains("receipt_backend_failures_total 1"))
             #expect(metrics.contains(#"receipt_requests_total{code="200",status="21005"} 1"#))
             #expect(metrics.contains("receipt_backend_ready 0"))
@@ -72,12 +71,12 @@ import Testing
         let server = try ServerProcess(["--port", "0", "--backend", backend])
         let port = try #require(try await server.listeningPort(), "\(server.log)")
         let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        try await HTTPTestClient.with(port: port) { client in
             let health = try await client.get("/health")
             #expect(health.status == .ok)
             let response = try await client.post("/verifyReceipt", body: try ServerFixtures.body(receipt))
-            #expect(try ServerFixtures.object(response.body ?? ByteBuffer())["status"] as? Int == 0)
-            let metrics = String(buffer: try await client.get("/metrics").body ?? ByteBuffer())
+            #expect(try ServerFixtures.object(response.body)["status"] as? Int == 0)
+            let metrics = String(buffer: try await client.get("/metrics").body)
             #expect(metrics.contains("receipt_backend_ready 1"))
             #expect(metrics.contains("receipt_backend_failures_total 0"))
         }

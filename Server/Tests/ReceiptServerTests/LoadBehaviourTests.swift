@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import ReceiptKit
 import ReceiptServer
@@ -26,19 +25,18 @@ import Testing
     /// not on the event loops.
     @Test func aLargeReceiptDoesNotStallSmallRequests() async throws {
         let (options, largeBody) = try Self.largeReceiptOptions()
-        let (_, app) = try ServerFixtures.application(options)
         let smallBody = try ServerFixtures.body(try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap"))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.serving(options) { _, client in
+            let port = client.port
             let result = try await withThrowingTaskGroup(of: (large: [Double], small: [Double]).self) { group in
                 group.addTask {
-                    try await TestClient.withClient(host: "127.0.0.1", port: port) { large in
+                    try await HTTPTestClient.with(port: port) { large in
                         var times: [Double] = []
                         for _ in 0..<3 {
                             let start = ContinuousClock.now
                             let response = try await large.post("/verifyReceipt", body: largeBody)
                             times.append(seconds(since: start))
-                            let object = try ServerFixtures.object(response.body ?? ByteBuffer())
+                            let object = try ServerFixtures.object(response.body)
                             #expect(object["status"] as? Int == 0)
                             #expect(((object["receipt"] as? [String: Any])?["in_app"] as? [Any])?.count == 5000)
                         }
@@ -46,7 +44,7 @@ import Testing
                     }
                 }
                 group.addTask {
-                    try await TestClient.withClient(host: "127.0.0.1", port: port) { small in
+                    try await HTTPTestClient.with(port: port) { small in
                         var times: [Double] = []
                         for index in 0..<30 {
                             let start = ContinuousClock.now
@@ -78,9 +76,8 @@ import Testing
     @Test func aStalledClientIsDisconnected() async throws {
         var options = ServerOptions()
         options.idleTimeout = 1
-        let (_, app) = try ServerFixtures.application(options)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await ServerFixtures.serving(options) { _, client in
+            let port = client.port
             let socket = try RawConnection(port: port)
             socket.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"receipt-")
             let health = try await client.execute(uri: "/health", method: .get)
@@ -134,9 +131,9 @@ import Testing
 
     /// `POST /verifyReceipt` on a connection of its own: the answer's size, status and purchases.
     static func post(_ body: ByteBuffer, port: Int) async throws -> (bytes: Int, status: Int?, purchases: Int?) {
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        try await HTTPTestClient.with(port: port) { client in
             let response = try await client.post("/verifyReceipt", body: body)
-            let answer = response.body ?? ByteBuffer()
+            let answer = response.body
             let object = try ServerFixtures.object(answer)
             let purchases = ((object["receipt"] as? [String: Any])?["in_app"] as? [Any])?.count
             return (answer.readableBytes, object["status"] as? Int, purchases)

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ReceiptKit
@@ -48,15 +47,14 @@ enum ServerFixtures {
         return object
     }
 
-    /// The application of a service with these options, logging warnings only.
-    static func application(_ options: ServerOptions) throws -> (VerifyReceiptService, some ApplicationProtocol) {
-        var options = options
-        options.host = "127.0.0.1"
-        options.port = 0
-        let service = try VerifyReceiptService(options: options)
-        var logger = Logger(label: "receipt-server-tests")
-        logger.logLevel = .warning
-        return (service, service.makeApplication(logger: logger))
+    /// Runs a service with these options on a free loopback port, as `receipt-server` runs it
+    /// (``RunningService``), and `body` with the service and a client of it; then shuts it down.
+    static func serving<Result: Sendable>(
+        _ options: ServerOptions, _ body: (VerifyReceiptService, HTTPTestClient) async throws -> Result
+    ) async throws -> Result {
+        try await RunningService.with(options) { running in
+            try await HTTPTestClient.with(port: running.port) { client in try await body(running.service, client) }
+        }
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOConcurrencyHelpers
 import NIOCore
 import ReceiptServer
@@ -90,10 +89,10 @@ extension LoadBehaviourTests {
     /// Whether the server counts a validation in progress or a receipt answered with status 0,
     /// within 20 s, by its `/metrics`.
     static func waitForAnswer(port: Int) async throws -> Bool {
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { metrics in
+        try await HTTPTestClient.with(port: port) { metrics in
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
-                let text = String(buffer: try await metrics.get("/metrics").body ?? ByteBuffer())
+                let text = String(buffer: try await metrics.get("/metrics").body)
                 if text.contains("receipt_validations_in_progress 1") || text.contains(#"status="0"} 1"#) {
                     return true
                 }

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import ReceiptKit
 import ReceiptServer
@@ -19,10 +18,9 @@ import Testing
         var options = ServerOptions()
         options.acceptsXcodeReceipts = true
         options.backendName = backend
-        let (service, app) = try ServerFixtures.application(options)
         let names = try ServerFixtures.realReceiptNames()
         #expect(names.count >= 26)
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(options) { service, client in
             for name in names {
                 let base64 = try ServerFixtures.base64(name)
                 let response = try await client.execute(
@@ -54,7 +52,6 @@ import Testing
         options.environment = .production
         options.acceptedBundleIDs = ["com.dashedspace.analytics", "com.example.sandboxapp"]
         options.sharedSecrets = ["0123abcd"]
-        let (_, app) = try ServerFixtures.application(options)
         var tampered = try ServerFixtures.bytes("real/receipts/aporat-production-g5-sha256-2025-1iap.receipt")
         tampered[tampered.count / 8] ^= 0x01
         let cases: [(method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?, http: HTTPResponse.Status, status: Int, code: String?)] = [
@@ -75,7 +72,7 @@ import Testing
             (.post, [.contentType: "text/plain"], try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
             (.post, [.contentType: "application/x-www-form-urlencoded"], try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
         ]
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(options) { _, client in
             for entry in cases {
                 let response = try await client.execute(uri: "/verifyReceipt", method: entry.method, headers: entry.headers, body: entry.body)
                 #expect(response.status == entry.http)
@@ -89,8 +86,7 @@ import Testing
 
         var sandboxOptions = ServerOptions()
         sandboxOptions.environment = .sandbox
-        let (_, sandboxApp) = try ServerFixtures.application(sandboxOptions)
-        try await sandboxApp.test(.live) { client in
+        try await ServerFixtures.serving(sandboxOptions) { _, client in
             let wrong = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(production))
             #expect(try ServerFixtures.object(wrong.body)["status"] as? Int == 21008)
             let right = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(sandbox))
@@ -99,8 +95,7 @@ import Testing
 
         var bundleOptions = ServerOptions()
         bundleOptions.acceptedBundleIDs = ["com.example.other"]
-        let (_, bundleApp) = try ServerFixtures.application(bundleOptions)
-        try await bundleApp.test(.live) { client in
+        try await ServerFixtures.serving(bundleOptions) { _, client in
             let refused = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(production))
             let object = try ServerFixtures.object(refused.body)
             #expect(object["status"] as? Int == 21003)
@@ -109,7 +104,7 @@ import Testing
     }
 
     /// The `receiptkit` code and status of the answer to `body`, over HTTP.
-    static func refusal(_ body: [UInt8], client: some TestClientProtocol) async throws -> (status: Int?, code: String?) {
+    static func refusal(_ body: [UInt8], client: HTTPTestClient) async throws -> (status: Int?, code: String?) {
         let response = try await client.execute(uri: "/verifyReceipt", method: .post, headers: Self.json, body: ByteBuffer(bytes: body))
         #expect(response.status == .ok)
         let object = try ServerFixtures.object(response.body)
@@ -120,8 +115,7 @@ import Testing
     /// reader kept the first): refused with 21000, whichever of them is genuine.
     @Test func duplicateKeys() async throws {
         let genuine = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
-        let (_, app) = try ServerFixtures.application(ServerOptions())
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(ServerOptions()) { _, client in
             for body in [
                 #"{"receipt-data":"\#(genuine)","receipt-data":"AAAA"}"#, #"{"receipt-data":"AAAA","receipt-data":"\#(genuine)"}"#,
                 #"{"receipt-data":"\#(genuine)","password":"a","password":"b"}"#,
@@ -137,8 +131,7 @@ import Testing
     /// with 21000 `wrong_member_type`, not read as false or as absent. `null` counts as absent.
     @Test func aMemberOfTheWrongTypeIsReadAsSomethingElse() async throws {
         let genuine = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
-        let (_, app) = try ServerFixtures.application(ServerOptions())
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(ServerOptions()) { _, client in
             for body in [
                 #"{"receipt-data":"\#(genuine)","exclude-old-transactions":"true"}"#,
                 #"{"receipt-data":"\#(genuine)","exclude-old-transactions":1}"#,
@@ -156,8 +149,7 @@ import Testing
     /// Bytes that are not UTF-8 inside `receipt-data`: 21002 `receipt_data_not_utf8`, not
     /// `missing_receipt_data` (the member is there).
     @Test func invalidUTF8InReceiptDataIsReportedAsMissing() async throws {
-        let (_, app) = try ServerFixtures.application(ServerOptions())
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(ServerOptions()) { _, client in
             let body = Array(#"{"receipt-data":"MIIT"#.utf8) + [0xFF, 0xFE] + Array(#"AAAA"}"#.utf8)
             let answer = try await Self.refusal(body, client: client)
             #expect(answer.status == 21002)
@@ -168,8 +160,7 @@ import Testing
     @Test func aBodyOverTheLimitGets413WithStatus21000() async throws {
         var options = ServerOptions()
         options.maximumBodySize = 4096
-        let (_, app) = try ServerFixtures.application(options)
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(options) { _, client in
             let response = try await client.execute(
                 uri: "/verifyReceipt", method: .post, headers: Self.json,
                 body: try ServerFixtures.body(try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")))
@@ -183,8 +174,7 @@ import Testing
     }
 
     @Test func healthAndMetrics() async throws {
-        let (_, app) = try ServerFixtures.application(ServerOptions())
-        try await app.test(.live) { client in
+        try await ServerFixtures.serving(ServerOptions()) { _, client in
             let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
             for _ in 0..<3 {
                 _ = try await client.execute(uri: "/verifyReceipt", method: .post, body: try ServerFixtures.body(receipt))

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import ReceiptState
 import StateTestSupport
@@ -43,12 +42,12 @@ final class StateServer: Sendable {
 
     /// One request on a connection of its own: the status and the body as a JSON object.
     func request(_ method: String, _ path: String, body: [UInt8]? = nil) async throws -> (status: Int, object: [String: Any]) {
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            let response: TestClient.Response = switch method {
+        try await HTTPTestClient.with(port: port) { client in
+            let response: HTTPTestClient.Response = switch method {
             case "GET": try await client.get(path)
             default: try await client.post(path, body: ByteBuffer(bytes: body ?? []))
             }
-            let bytes = response.body.map { Data($0.readableBytesView) } ?? Data()
+            let bytes = Data(response.body.readableBytesView)
             let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
             return (Int(response.status.code), object)
         }
