@@ -54,7 +54,7 @@ thread_tests=(
     ReceiptCLITests.VerifyTokenTests/mixedDirectory
     ReceiptCLITests.VerifyJSONTests/jsonArray
     ReceiptCLITests.VerifyAppleFormatTests/ndjsonBatch
-    # Standard output written on one thread while a detached task reads the pipe.
+    # Standard output written on one thread while another thread reads the pipe.
     ReceiptCLITests.BufferedOutputTests
     # A named pipe opened by a watchdog thread while the loader refuses it.
     ReceiptCoreTests.ReceiptLoaderTests
