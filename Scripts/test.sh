@@ -55,7 +55,8 @@ step "soak unsigned-edits: ${RECEIPTKIT_UNSIGNED_EDITS_SECONDS:=60} CPU-seconds 
 # 250 ms here so that a loaded CI host does not flake; the lines printed show the maximum seen.
 # The tool runs on one thread, so one run of 60 s left a core idle; two runs of 30 s with seeds S
 # and S+1 (each input's generator is seeded with seed + index × an odd constant, so the two runs
-# never draw the same input) do the same work in half the wall time.
+# never draw the same input) take half the wall time; sharing the cores, they did 6,911 executions
+# where one run of 60 s had done 7,501–8,538 (Benchmarks/RESULTS.md, 2026-11-29).
 # A time-based seed unless RECEIPTKIT_UNSIGNED_EDITS_SEED is set; a failing run prints its seed.
 soak_started=$SECONDS
 soak_seed="${RECEIPTKIT_UNSIGNED_EDITS_SEED:-$(date +%s%3N)}"

@@ -63,8 +63,7 @@ struct HTTPTestClient: Sendable {
                     return try NIOAsyncChannel<HTTPResponsePart, HTTPRequestPart>(wrappingChannelSynchronously: channel)
                 }
             }
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        let deadline = channel.channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+        let deadline = channel.channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             channel.channel.close(promise: nil)
         }
         defer { deadline.cancel() }
