@@ -54,25 +54,27 @@ struct VerificationRunner: Sendable {
         let workers = min(Self.processorCount, ValidationThreadPool.shared.threadCount, chunkCount)
         // Twice as many chunks as workers, and up to 32 per worker while the chunks waiting for a
         // predecessor hold less than 1 MiB of text (four of the output's 256 KiB writes).
-        let schedule = ChunkSchedule<([VerificationOutcome.Status], [UInt8])>(
-            chunkCount: chunkCount, window: 2 * workers, longestWindow: 32 * workers, waitingByteBudget: 1 << 20) { $0.1.count }
+        let schedule = ChunkSchedule<([VerificationOutcome.Status], PooledBytes)>(
+            chunkCount: chunkCount, window: 2 * workers, longestWindow: 32 * workers, waitingByteBudget: 1 << 20) { $0.1.bytes.count }
         let buffers = BufferPool()
         // The caller's emit function and progress bar, called by the workers one at a time
         // (``ChunkSchedule`` serializes them) while the caller is suspended below.
-        let output = UncheckedSendable { (statuses: [VerificationOutcome.Status], text: [UInt8]) in
+        // The text is read in place by `emit` (no copy outlives the call), so the buffer's array
+        // is uniquely referenced again when it is given back, and keeps its storage.
+        let output = UncheckedSendable { (statuses: [VerificationOutcome.Status], text: PooledBytes) in
             progress?.advance(by: statuses.count)
-            emit(statuses, text)
+            emit(statuses, text.bytes)
             buffers.giveBack(text)
         }
-        let verifyChunk: @Sendable (Int) -> ([VerificationOutcome.Status], [UInt8]) = { number in
+        let verifyChunk: @Sendable (Int) -> ([VerificationOutcome.Status], PooledBytes) = { number in
             let range = (number * chunk)..<min(inputs.count, (number + 1) * chunk)
-            var text = buffers.take()
+            let text = buffers.take()
             var statuses: [VerificationOutcome.Status] = []
             statuses.reserveCapacity(range.count)
             for index in range {
                 let outcome = verify(inputs[index])
                 statuses.append(outcome.status)
-                format(outcome, index, &text)
+                format(outcome, index, &text.bytes)
             }
             return (statuses, text)
         }
