@@ -26,9 +26,9 @@ final class PooledBytes: @unchecked Sendable {
 /// Needed by the `Scripts/bench.sh --cli-only` lines on the real 187-purchase receipt: without
 /// it the bench's 200 copies took 80.45 ms instead of 62.21 ms (medians of 30 alternating runs on
 /// one core, static release build): 29 % more. Its buffers are references (``PooledBytes``) so
-/// that a buffer given back keeps its storage: 2,000 copies of that receipt took 42,465 page
-/// faults when arrays were given back by value, and far fewer since (Benchmarks/RESULTS.md,
-/// session 32).
+/// that a buffer given back keeps its storage: 2,000 copies of that receipt in `--ndjson` on one
+/// core took 42,000–54,000 page faults when arrays were given back by value, 3,700–4,200 since,
+/// and about 20 % less CPU (Benchmarks/RESULTS.md, session 32).
 final class BufferPool: Sendable {
     private let free = ShardLock<[PooledBytes]>([])
 
