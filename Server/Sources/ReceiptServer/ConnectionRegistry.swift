@@ -38,7 +38,7 @@ public final class ConnectionRegistry: Sendable {
     public let limit: Int
     private let state = NIOLockedValueBox(State())
 
-    /// A registry for at most `limit` connections.
+    /// A registry for at most `limit` connections (at least one: a smaller limit allows one).
     public init(limit: Int) {
         self.limit = max(1, limit)
     }

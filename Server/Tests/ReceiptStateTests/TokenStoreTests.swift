@@ -130,6 +130,27 @@ struct TokenStoreTests {
     }
 
     @Test(arguments: TestDatabase.allCases)
+    func pageSizesOutsideTheBoundsAreRefused(database: TestDatabase) async throws {
+        let store = try await freshLocation(database).open(logger: testLogger)
+        defer { Task { await store.close() } }
+        let tokens = (0..<3).map { notification("bounds-\($0)", transaction: "\(4000 + $0)") }
+        #expect(try await store.store(tokens).allSatisfy { $0 == .stored })
+        let maximum = TokenStoreLimits().maximumTokensPerPage
+        // Each was read as another size before: 0 and -1 as 1 (one token, where none was asked
+        // for), and any size above the bound as itself.
+        for limit in [0, -1, maximum + 1, Int.max] {
+            await #expect(throws: TokenStoreError(.tooLarge, "a page of \(limit) tokens; from 1 to \(maximum)")) {
+                try await store.tokens(after: 0, limit: limit)
+            }
+        }
+        #expect(try await store.tokens(after: 0, limit: maximum).map(\.token) == tokens)
+        #expect(try await store.tokens(after: 0, limit: 1).map(\.token) == [tokens[0]])
+        var rebuild = StateRebuild(store: store)
+        rebuild.pageSize = 0
+        await #expect(throws: TokenStoreError.self) { try await rebuild.run { _ in } }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
     func theReaderDerivesWhatTheTokensSayFromTheCacheToo(database: TestDatabase) async throws {
         let store = try await freshLocation(database).open(logger: testLogger)
         defer { Task { await store.close() } }

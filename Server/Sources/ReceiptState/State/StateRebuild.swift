@@ -19,8 +19,9 @@ public struct StateRebuild: Sendable {
 
     /// Where the tokens are.
     public let store: any TokenStore
-    /// Tokens read per page.
-    public var pageSize = 500
+    /// Tokens read per page: 1 through the store's ``TokenStoreLimits/maximumTokensPerPage``
+    /// (another size makes ``run(at:verify:emit:)`` throw `tooLarge`).
+    public var pageSize = TokenStoreLimits().maximumTokensPerPage
 
     /// A rebuild over `store`.
     public init(store: any TokenStore) {

@@ -10,7 +10,7 @@ public final class TokenFactsCache: @unchecked Sendable {
     /// The most tokens kept.
     public let capacity: Int
 
-    /// An empty cache of at most `capacity` tokens.
+    /// An empty cache of at most `capacity` tokens (at least one: a smaller capacity keeps one).
     public init(capacity: Int = 50_000) {
         self.capacity = max(1, capacity)
     }

@@ -26,7 +26,7 @@ public final class PostgresTokenStore: TokenStore {
 
     /// Connects to `postgres://user[:password]@host[:port]/database` and brings the schema up to
     /// date (under an advisory lock, so that replicas starting at once migrate once).
-    /// - Parameter maximumConnections: The pool's size.
+    /// - Parameter maximumConnections: The pool's size (at least one: a smaller number opens one).
     public static func open(
         url: String, limits: TokenStoreLimits = .init(), maximumConnections: Int = 16, logger: Logger
     ) async throws(TokenStoreError) -> PostgresTokenStore {
@@ -103,6 +103,7 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
+    /// ``TokenStore/store(_:)``: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`.
     public func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome] {
         guard !tokens.isEmpty else { return [] }
         guard tokens.count <= limits.maximumTokensPerCall else {
@@ -133,6 +134,7 @@ public final class PostgresTokenStore: TokenStore {
         return tokens.outcomes(returned: digests)
     }
 
+    /// ``TokenStore/tokens(forOriginalTransactionIDs:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !ids.isEmpty else { return [] }
         guard ids.count <= limits.maximumIDsPerRead else {
@@ -144,6 +146,7 @@ public final class PostgresTokenStore: TokenStore {
         return try await read(query, "reading tokens").map(\.token)
     }
 
+    /// ``TokenStore/digests(forOriginalTransactionIDs:)``: one `SELECT` of digests and ids, in row order.
     public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
         guard !ids.isEmpty else { return [] }
         guard ids.count <= limits.maximumIDsPerRead else {
@@ -162,6 +165,7 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
+    /// ``TokenStore/tokens(withDigests:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !digests.isEmpty else { return [] }
         guard digests.count <= limits.maximumIDsPerRead else {
@@ -173,10 +177,14 @@ public final class PostgresTokenStore: TokenStore {
         return try await read(query, "reading tokens").map(\.token)
     }
 
+    /// ``TokenStore/tokens(after:limit:)``: one page, by row id.
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
+        guard limit >= 1, limit <= limits.maximumTokensPerPage else {
+            throw TokenStoreError(.tooLarge, "a page of \(limit) tokens; from 1 to \(limits.maximumTokensPerPage)")
+        }
         var binds = PostgresBindings()
         binds.append(rowID)
-        binds.append(Int64(max(1, limit)))
+        binds.append(Int64(limit))
         return try await read(PostgresQuery(unsafeSQL: StoreSchema.selectPage(dialect: .postgres), binds: binds), "reading a page of tokens")
     }
 
@@ -198,6 +206,7 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
+    /// ``TokenStore/count()``: one `GROUP BY kind`.
     public func count() async throws(TokenStoreError) -> [TokenKind: Int] {
         let client = self.client
         return try await withDeadline(limits.operationTimeout, "counting tokens", describe: Self.describe) {
@@ -209,6 +218,7 @@ public final class PostgresTokenStore: TokenStore {
         }
     }
 
+    /// ``TokenStore/ping()``: `SELECT 1`.
     public func ping() async throws(TokenStoreError) {
         let client = self.client
         try await withDeadline(limits.operationTimeout, "checking the database", describe: Self.describe) {

@@ -90,6 +90,7 @@ public final class SQLiteTokenStore: TokenStore {
         }
     }
 
+    /// ``TokenStore/store(_:)``: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`.
     public func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome] {
         guard !tokens.isEmpty else { return [] }
         guard tokens.count <= limits.maximumTokensPerCall else {
@@ -111,6 +112,7 @@ public final class SQLiteTokenStore: TokenStore {
         return tokens.outcomes(returned: Set(rows.compactMap { $0.column("token_sha256")?.string }))
     }
 
+    /// ``TokenStore/tokens(forOriginalTransactionIDs:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !ids.isEmpty else { return [] }
         guard ids.count <= limits.maximumIDsPerRead else {
@@ -124,6 +126,7 @@ public final class SQLiteTokenStore: TokenStore {
         return try rows.map { row throws(TokenStoreError) in try Self.decode(row).token }
     }
 
+    /// ``TokenStore/digests(forOriginalTransactionIDs:)``: one `SELECT` of digests and ids, in row order.
     public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
         guard !ids.isEmpty else { return [] }
         guard ids.count <= limits.maximumIDsPerRead else {
@@ -167,6 +170,7 @@ public final class SQLiteTokenStore: TokenStore {
         return entries
     }
 
+    /// ``TokenStore/tokens(withDigests:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !digests.isEmpty else { return [] }
         guard digests.count <= limits.maximumIDsPerRead else {
@@ -180,14 +184,19 @@ public final class SQLiteTokenStore: TokenStore {
         return try rows.map { row throws(TokenStoreError) in try Self.decode(row).token }
     }
 
+    /// ``TokenStore/tokens(after:limit:)``: one page, by row id.
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
+        guard limit >= 1, limit <= limits.maximumTokensPerPage else {
+            throw TokenStoreError(.tooLarge, "a page of \(limit) tokens; from 1 to \(limits.maximumTokensPerPage)")
+        }
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading a page of tokens", describe: Self.describe) {
-            try await connection.query(StoreSchema.selectPage(dialect: .sqlite), [.integer(SQLiteInt64(rowID)), .integer(SQLiteInt64(max(1, limit)))])
+            try await connection.query(StoreSchema.selectPage(dialect: .sqlite), [.integer(SQLiteInt64(rowID)), .integer(SQLiteInt64(limit))])
         }
         return try rows.map { row throws(TokenStoreError) in try Self.decode(row) }
     }
 
+    /// ``TokenStore/count()``: one `GROUP BY kind`.
     public func count() async throws(TokenStoreError) -> [TokenKind: Int] {
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "counting tokens", describe: Self.describe) {
@@ -203,6 +212,7 @@ public final class SQLiteTokenStore: TokenStore {
         return counts
     }
 
+    /// ``TokenStore/ping()``: `SELECT 1`.
     public func ping() async throws(TokenStoreError) {
         if let reads {
             return try await reads.run(limits.operationTimeout, "checking the database") { connection throws(TokenStoreError) in

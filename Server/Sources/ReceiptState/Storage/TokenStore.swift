@@ -21,7 +21,8 @@ public protocol TokenStore: Sendable {
     func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken]
 
     /// Up to `limit` stored tokens whose row id is greater than `rowID`, by row id, with their row
-    /// ids: the whole store, page by page.
+    /// ids: the whole store, page by page. A `limit` outside 1 through
+    /// ``TokenStoreLimits/maximumTokensPerPage`` is refused (`tooLarge`), not read as another.
     func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)]
 
     /// How many tokens are stored, of each kind.
@@ -70,6 +71,8 @@ public struct TokenStoreLimits: Sendable, Hashable {
     public var maximumTokensPerCall = 200
     /// The most original transaction ids in one read.
     public var maximumIDsPerRead = 500
+    /// The most tokens in one page of ``TokenStore/tokens(after:limit:)``.
+    public var maximumTokensPerPage = 500
 
     /// The default bounds.
     public init() {}

@@ -10,7 +10,7 @@ public struct TokenStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case invalidLocation = "store_invalid_location"
         /// The database holds a schema newer than this build knows, or rows it cannot read.
         case incompatible = "store_incompatible"
-        /// The request was more than the store takes in one call.
+        /// The request was more than the store takes in one call (or a page size below one).
         case tooLarge = "store_request_too_large"
     }
 
