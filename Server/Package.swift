@@ -90,7 +90,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ReceiptStateTests",
-            dependencies: ["ReceiptState", "StateTestSupport"]
+            // The drivers, to write rows as a newer build would (a kind this build does not know).
+            dependencies: [
+                "ReceiptState", "StateTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
         ),
         // Throwaway PostgreSQL servers (Scripts/postgres.sh) and synthetic tokens, for both test targets.
         .target(

@@ -1,5 +1,8 @@
 import Foundation
+import Logging
+import PostgresNIO
 @testable import ReceiptState
+import SQLiteNIO
 import StateTestSupport
 import Testing
 
@@ -151,6 +154,30 @@ struct TokenStoreTests {
     }
 
     @Test(arguments: TestDatabase.allCases)
+    func rowsOfAKindFromANewerBuildAreRefusedNotLeftOut(database: TestDatabase) async throws {
+        let location = try freshLocation(database)
+        let store = try await location.open(logger: testLogger)
+        defer { Task { await store.close() } }
+        let tokens = (0..<2).map { notification("newer-\($0)", transaction: "\(5000 + $0)") }
+        #expect(try await store.store(tokens).allSatisfy { $0 == .stored })
+        try await location.relabelFirstRowForTesting(kind: "from_a_newer_build")
+        // A count that left the row out would say one notification is stored.
+        await #expect(throws: TokenStoreError(.incompatible, "1 stored row(s) have the unknown kind 'from_a_newer_build'")) {
+            try await store.count()
+        }
+        for read in [{ try await store.tokens(forOriginalTransactionIDs: ["1000"]) }, { try await store.tokens(after: 0, limit: 10).map(\.token) }] {
+            do {
+                _ = try await read()
+                Issue.record("a row of an unknown kind was read")
+            } catch let error as TokenStoreError {
+                #expect(error.code == .incompatible)
+            }
+        }
+        // The digests hold no kind: both rows are still found.
+        #expect(try await store.digests(forOriginalTransactionIDs: ["1000"]).count == 2)
+    }
+
+    @Test(arguments: TestDatabase.allCases)
     func theReaderDerivesWhatTheTokensSayFromTheCacheToo(database: TestDatabase) async throws {
         let store = try await freshLocation(database).open(logger: testLogger)
         defer { Task { await store.close() } }
@@ -174,6 +201,29 @@ struct TokenStoreTests {
         #expect(try StoreLocation("postgres://u:secret@db:6543/app").description == "postgres://u@db:6543/app")
         for bad in ["", "mysql://u@h/d", "postgres://h/d", "postgres://u@h/d?sslmode=require", "postgres://u@h:99999/d", "sqlite:"] {
             #expect(throws: TokenStoreError.self, "\(bad)") { try StoreLocation(bad) }
+        }
+    }
+}
+
+extension StoreLocation {
+    /// Gives the first stored row `kind`, through the database's own driver, as a newer build that
+    /// knows more kinds would write it.
+    func relabelFirstRowForTesting(kind: String) async throws {
+        let statement = "UPDATE receipt_tokens SET kind = '\(kind)' WHERE id = (SELECT MIN(id) FROM receipt_tokens)"
+        switch self {
+        case .sqlite(let path):
+            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: testLogger)
+            _ = try await connection.query(statement)
+            try await connection.close()
+        case .postgres(let url):
+            let location = try PostgresLocation(url: url)
+            let connection = try await PostgresConnection.connect(
+                configuration: .init(
+                    host: location.host, port: location.port, username: location.user, password: location.password,
+                    database: location.database, tls: .disable),
+                id: 1, logger: testLogger)
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: testLogger)
+            try await connection.close()
         }
     }
 }

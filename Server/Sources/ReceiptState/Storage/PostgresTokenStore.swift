@@ -212,7 +212,10 @@ public final class PostgresTokenStore: TokenStore {
         return try await withDeadline(limits.operationTimeout, "counting tokens", describe: Self.describe) {
             var counts: [TokenKind: Int] = [:]
             for try await (kind, count) in try await client.query(PostgresQuery(unsafeSQL: StoreSchema.countByKind)).decode((String, Int64).self) {
-                if let kind = TokenKind(rawValue: kind) { counts[kind] = Int(count) }
+                guard let known = TokenKind(rawValue: kind) else {
+                    throw TokenStoreError(.incompatible, "\(count) stored row(s) have the unknown kind '\(kind)'")
+                }
+                counts[known] = Int(count)
             }
             return counts
         }

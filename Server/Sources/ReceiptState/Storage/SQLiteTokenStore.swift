@@ -204,9 +204,12 @@ public final class SQLiteTokenStore: TokenStore {
         }
         var counts: [TokenKind: Int] = [:]
         for row in rows {
-            guard let kind = row.columns.first?.data.string.flatMap(TokenKind.init(rawValue:)),
-                let count = row.columns.last?.data.integer
-            else { continue }
+            guard let text = row.columns.first?.data.string, let count = row.columns.last?.data.integer else {
+                throw TokenStoreError(.incompatible, "a stored kind or its count could not be read")
+            }
+            guard let kind = TokenKind(rawValue: text) else {
+                throw TokenStoreError(.incompatible, "\(count) stored row(s) have the unknown kind '\(text)'")
+            }
             counts[kind] = Int(count)
         }
         return counts

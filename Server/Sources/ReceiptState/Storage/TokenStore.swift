@@ -25,7 +25,8 @@ public protocol TokenStore: Sendable {
     /// ``TokenStoreLimits/maximumTokensPerPage`` is refused (`tooLarge`), not read as another.
     func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)]
 
-    /// How many tokens are stored, of each kind.
+    /// How many tokens are stored, of each kind; `incompatible` when a row has a kind this build
+    /// does not know (as the reads that meet one throw), rather than a count that leaves it out.
     func count() async throws(TokenStoreError) -> [TokenKind: Int]
 
     /// ``digests(forOriginalTransactionIDs:)`` read on the calling thread, which it blocks (within
