@@ -27,6 +27,24 @@ extension StateService {
         return state
     }
 
+    /// The `at` value among a request's query parameters (names as written, values decoded): nil
+    /// when absent. Any other parameter, or `at` given twice, is a 400 `invalid_query`: a misspelt
+    /// `At=` read as absent would answer about now, and of two dates a parser keeps either.
+    static func atParameter(in parameters: some Sequence<(key: Substring, value: Substring)>) throws(Refusal) -> String? {
+        var at: String?
+        for (name, value) in parameters {
+            guard name == "at" else {
+                throw Refusal(
+                    status: 400, code: "invalid_query", message: "unknown query parameter '\(name.prefix(64))'; only at= is read here")
+            }
+            guard at == nil else {
+                throw Refusal(status: 400, code: "invalid_query", message: "at= is given more than once")
+            }
+            at = String(value)
+        }
+        return at
+    }
+
     /// `?at=`'s date: nil when absent, a 400 `invalid_at` when it is not RFC 3339.
     public static func date(at text: String?) throws(Refusal) -> Date? {
         guard let text else { return nil }

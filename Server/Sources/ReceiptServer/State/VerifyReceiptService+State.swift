@@ -20,16 +20,16 @@ extension VerifyReceiptService {
             }
         }
         router.post("/transactions") { request, _ in
-            let atText = request.uri.queryParameters.get("at")
+            let parameters = request.uri.queryParameters
             return await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
-                let at = try StateService.date(at: atText)
+                let at = try StateService.date(at: StateService.atParameter(in: parameters))
                 return try await state.receiveTransactions(body, at: at).jsonBytes()
             }
         }
         router.get("/subscriptions/{id}") { request, context in
             let id = context.parameters.get("id") ?? ""
-            let at = request.uri.queryParameters.get("at")
             do throws(StateService.Refusal) {
+                let at = try StateService.atParameter(in: request.uri.queryParameters)
                 return Self.response(.ok, try await state.subscription(id, at: at).jsonBytes())
             } catch {
                 return Self.refusal(error)

@@ -77,6 +77,11 @@ struct StateHTTPTests {
         refused(try await server.request("GET", "/subscriptions/7003"), 404, "not_found")
         refused(try await server.request("GET", "/subscriptions/a;b"), 400, "invalid_original_transaction_id")
         refused(try await server.request("GET", "/subscriptions/7003?at=yesterday"), 400, "invalid_at")
+        // A misspelt, unknown or repeated parameter is refused, not read as absent or as one of two.
+        for query in ["At=2025-01-01T00:00:00Z", "at=2025-01-01T00:00:00Z&at=2026-01-01T00:00:00Z", "at=2025-01-01T00:00:00Z&x=1", "%61t=2025-01-01T00:00:00Z"] {
+            refused(try await server.request("GET", "/subscriptions/7003?\(query)"), 400, "invalid_query")
+        }
+        refused(try await server.request("GET", "/subscriptions/7003?at=2025-01-01T00%3A00%3A00Z"), 404, "not_found")
         for id in ["7001", "7002", "7003"] {
             #expect(try await server.request("GET", "/subscriptions/\(id)").status == 404, "nothing stored for \(id)")
         }
@@ -132,6 +137,11 @@ struct StateHTTPTests {
         refused(
             try await server.request("POST", "/transactions?at=soon", body: Array(#"{"signedTransactions":["\#(lapsed)"]}"#.utf8)),
             400, "invalid_at")
+        for query in ["since=2099-01-01T00:00:00Z", "at=2099-01-01T00:00:00Z&at=2000-01-01T00:00:00Z"] {
+            refused(
+                try await server.request("POST", "/transactions?\(query)", body: Array(#"{"signedTransactions":["\#(lapsed)"]}"#.utf8)),
+                400, "invalid_query")
+        }
         try await server.stop()
     }
 
