@@ -173,6 +173,21 @@ import Testing
         }
     }
 
+    /// A load balancer's `HEAD /health`: the GET's status and headers (its `Content-Length`), no
+    /// body, so that the next answer on the connection starts right after the head.
+    @Test func headIsAnsweredAsGetWithoutTheBody() async throws {
+        try await RunningService.with(ServerOptions()) { running in
+            let connection = try RawConnection(port: running.port)
+            connection.send("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let (head, rest, declared) = await connection.readResponseUntilClosed(timeoutSeconds: 5)
+            #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+            #expect(declared == #"{"status":"ok"}"#.utf8.count)
+            let next = String(decoding: rest, as: UTF8.self)
+            #expect(next.hasPrefix("HTTP/1.1 200"), "the HEAD answer carried a body: \(next)")
+            #expect(next.hasSuffix("\r\n\r\n" + #"{"status":"ok"}"#))
+        }
+    }
+
     @Test func healthAndMetrics() async throws {
         try await ServerFixtures.serving(ServerOptions()) { _, client in
             let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
