@@ -97,7 +97,11 @@ package struct JSONReader {
             position += 1
             skipWhitespace()
             let member = try value(depth: depth)
-            guard members.updateValue(member, forKey: name) == nil else { throw failure("duplicate member \"\(name)\"") }
+            guard members.updateValue(member, forKey: name) == nil else {
+                var error = failure("duplicate member \"\(name)\"")
+                error.duplicateMemberName = name
+                throw error
+            }
             skipWhitespace()
             guard position < bytes.endIndex else { throw failure("unexpected end of JSON") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -231,10 +235,23 @@ package struct JSONReader {
     }
 }
 
-/// Why bytes are not the JSON a JWS needs.
-package struct JSONReadError: Error, Sendable {
-    /// What was wrong.
-    package var reason: String
-    /// Where, from the start of the JSON text.
-    package var offset: Int
+/// Why bytes are not JSON as ReceiptKit reads it (``JSONValue/init(reading:)``).
+public struct JSONReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong, e.g. `duplicate member "signedPayload"`.
+    public var reason: String
+    /// Where, in bytes from the start of the JSON text.
+    public var offset: Int
+    /// The member name, when the text names one member twice in an object (which of two values
+    /// a reader keeps differs between readers, so neither is taken).
+    public var duplicateMemberName: String?
+
+    /// A read error.
+    package init(reason: String, offset: Int, duplicateMemberName: String? = nil) {
+        self.reason = reason
+        self.offset = offset
+        self.duplicateMemberName = duplicateMemberName
+    }
+
+    /// `reason at byte offset`.
+    public var description: String { "\(reason) at byte \(offset)" }
 }

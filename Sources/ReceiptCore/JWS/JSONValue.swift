@@ -56,3 +56,14 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 }
+
+extension JSONValue {
+    /// Reads `bytes` as one JSON value (RFC 8259) by the rules ReceiptKit reads a JWS's header and
+    /// payload with: UTF-8 only, no control character or lone surrogate in a string, no member
+    /// name twice in an object, nesting at most 16 levels, nothing after the value but
+    /// whitespace; numbers are kept as their text. One pass over the bytes, whatever they hold.
+    /// - Throws: ``JSONReadError`` naming what was wrong and where.
+    public init(reading bytes: [UInt8]) throws(JSONReadError) {
+        self = try JSONReader.read(bytes[...]).get()
+    }
+}

@@ -49,6 +49,7 @@ extension StateService {
         _ body: [UInt8], receivedAt: Date = Date(), at: Date? = nil
     ) async throws(Refusal) -> TransactionsAnswer {
         let object = try Self.object(body)
+        try Self.refuseUnknownMembers(of: object, known: ["signedTransactions", "signedRenewalInfos"])
         let transactions = try Self.strings("signedTransactions", of: object)
         let renewals = try Self.strings("signedRenewalInfos", of: object)
         guard !transactions.isEmpty || !renewals.isEmpty else {
@@ -110,28 +111,62 @@ extension StateService {
         }
     }
 
-    /// The body as a JSON object.
-    static func object(_ body: [UInt8]) throws(Refusal) -> [String: Any] {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)), let object = parsed as? [String: Any] else {
+    /// The body as a JSON object, read as ReceiptKit reads a JWS (``JSONValue/init(reading:)``):
+    /// a member named twice is a 400 `duplicate_member` (of two values, readers keep either),
+    /// anything else that is not one JSON object a 400 `not_json_object`, saying why.
+    static func object(_ body: [UInt8]) throws(Refusal) -> [String: JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(reading: body)
+        } catch {
+            if let name = error.duplicateMemberName {
+                throw Refusal(
+                    status: 400, code: AppleVerifyReceiptEndpoint.FailureCode.duplicateMember,
+                    message: "the request body names \"\(name.prefix(64))\" twice")
+            }
+            throw Refusal(
+                status: 400, code: AppleVerifyReceiptEndpoint.FailureCode.notJSONObject,
+                message: "the request body is not a JSON object: \(error)")
+        }
+        guard let object = value.objectValue else {
             throw Refusal(status: 400, code: AppleVerifyReceiptEndpoint.FailureCode.notJSONObject, message: "the request body is not a JSON object")
         }
         return object
     }
 
-    /// A string member of the body's object.
+    /// A string member of the body's object. Other members are left alone: Apple may add some to
+    /// the bodies it posts.
     static func member(_ name: String, of body: [UInt8]) throws(Refusal) -> String {
-        guard let value = try object(body)[name] as? String, !value.isEmpty else {
+        guard let value = try object(body)[name]?.stringValue, !value.isEmpty else {
             throw Refusal(status: 400, code: "missing_\(name)", message: "the request body has no \(name) string")
         }
         return value
     }
 
     /// An array-of-strings member (absent: empty).
-    static func strings(_ name: String, of object: [String: Any]) throws(Refusal) -> [String] {
+    static func strings(_ name: String, of object: [String: JSONValue]) throws(Refusal) -> [String] {
         guard let value = object[name] else { return [] }
-        guard let strings = value as? [String] else {
+        guard let elements = value.arrayValue else {
             throw Refusal(status: 400, code: "invalid_\(name)", message: "\(name) is not an array of strings")
         }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard let string = element.stringValue else {
+                throw Refusal(status: 400, code: "invalid_\(name)", message: "\(name) is not an array of strings")
+            }
+            strings.append(string)
+        }
         return strings
+    }
+
+    /// Refuses (400 `unknown_member`) a member of `object` not in `known`: in a body of this
+    /// service's own API, a misspelt `signedRenewalInfo` left out without a word would lose the
+    /// tokens it holds.
+    static func refuseUnknownMembers(of object: [String: JSONValue], known: Set<String>) throws(Refusal) {
+        guard let unknown = object.keys.filter({ !known.contains($0) }).min() else { return }
+        throw Refusal(
+            status: 400, code: "unknown_member",
+            message: "the request body's member \"\(unknown.prefix(64))\" is not one of \(known.sorted().joined(separator: ", "))")
     }
 }

@@ -71,6 +71,25 @@ struct StateHTTPTests {
             try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["\#(transaction)"]}"#.utf8)),
             400, "bundle_id_not_accepted")
         refused(try await server.request("POST", "/notifications", body: Array("not json".utf8)), 400, "not_json_object")
+        // Read as ReceiptKit reads a JWS: a member named twice is refused, not one of its values
+        // taken (Foundation kept the last); nesting is bounded; Apple may add members to its body.
+        refused(
+            try await server.request("POST", "/notifications", body: Array(#"{"signedPayload":"\#(transaction)","signedPayload":"x"}"#.utf8)),
+            400, "duplicate_member")
+        refused(
+            try await server.request("POST", "/notifications", body: Array(#"{"signedPayload":"\#(transaction)","more":{"a":1}}"#.utf8)),
+            400, "wrong_token_kind")
+        refused(
+            try await server.request("POST", "/notifications", body: Array(("{\"signedPayload\":" + String(repeating: "[", count: 17) + String(repeating: "]", count: 17) + "}").utf8)),
+            400, "not_json_object")
+        refused(
+            try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["x"],"signedTransactions":["\#(transaction)"]}"#.utf8)),
+            400, "duplicate_member")
+        // A misspelt member of this service's own API is refused, not left out with its tokens.
+        refused(
+            try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["\#(transaction)"],"signedRenewalInfo":["x"]}"#.utf8)),
+            400, "unknown_member")
+        refused(try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":["a",7]}"#.utf8)), 400, "invalid_signedTransactions")
         refused(try await server.request("POST", "/notifications", body: Array(#"{"signedPayload":7}"#.utf8)), 400, "missing_signedPayload")
         refused(try await server.request("POST", "/transactions", body: Array(#"{"signedTransactions":"x"}"#.utf8)), 400, "invalid_signedTransactions")
         refused(try await server.request("POST", "/notifications", body: Array(repeating: UInt8(ascii: "a"), count: 70_000)), 413, "body_too_large")
