@@ -57,8 +57,15 @@ public struct ProductCatalog: Sendable, Hashable, Codable {
         self.groupOfProduct = groupOfProduct
     }
 
-    /// Reads the catalogue's JSON form, throwing ``ProductCatalogError`` with what is wrong.
+    /// Reads the catalogue's JSON form, throwing ``ProductCatalogError`` with what is wrong. The
+    /// text is read as ReceiptKit reads a JWS (``JSONValue/init(reading:)``) first: a key given
+    /// twice in one object (`"g1"` twice in `groups`) is `malformedJSON`, where a plain JSON
+    /// decoder keeps one of the two and drops the other's products without a word.
     public init(json: Data) throws(ProductCatalogError) {
+        if case .failure(let error) = JSONReader.read(Array(json)[...]) {
+            throw ProductCatalogError.malformedJSON(
+                error.duplicateMemberName.map { "the key \"\($0)\" is given twice in one object (\(error))" } ?? "not valid JSON: \(error)")
+        }
         do {
             self = try JSONDecoder().decode(ProductCatalog.self, from: json)
         } catch let error as ProductCatalogError {

@@ -45,6 +45,28 @@ import ReceiptCore
         #expect(throws: ProductCatalogError.self) { try json(#"{"non_renewing": {"n": 30}}"#) }
     }
 
+    /// A key given twice is refused: a JSON decoder keeps one of the two (the last, on Linux),
+    /// which dropped group g1's first products, or a whole `groups` object, without a word.
+    @Test func aKeyGivenTwiceIsAnError() throws {
+        for text in [
+            #"{"groups": {"g1": ["a"], "g1": ["b"]}}"#, #"{"groups": {"g1": ["a"]}, "groups": {"g2": ["b"]}}"#,
+            #"{"non_renewing": {"n": "P1M", "n": "P1Y"}}"#,
+        ] {
+            do {
+                _ = try json(text)
+                Issue.record("read: \(text)")
+            } catch let error as ProductCatalogError {
+                guard case .malformedJSON(let detail) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(detail.contains("given twice"), "\(detail)")
+            }
+        }
+        // The same keys in different objects are fine.
+        #expect(try json(#"{"groups": {"g1": ["a"], "g2": ["b"]}, "non_renewing": {"g1": "P1M"}}"#).nonRenewingDuration(ofProduct: "g1") != nil)
+    }
+
     @Test(arguments: ["", "P", "1M", "PT", "P1", "P1MT", "P-1M", "P1.5M", "P1M1Y", "P1D1D", "P1H", "PT1D", "P1MT1H1H", "P 1M", "p1m", "P1MT1HT", "P١M", "P100001D"])
     func strictDurationParsingRejects(_ text: String) {
         #expect(throws: ProductCatalogError.self) { try SubscriptionDuration(iso8601: text) }
