@@ -133,6 +133,29 @@ struct TokenStoreTests {
     }
 
     @Test(arguments: TestDatabase.allCases)
+    func oversizedReadsAreRefused(database: TestDatabase) async throws {
+        let store = try await freshLocation(database).open(logger: testLogger)
+        defer { Task { await store.close() } }
+        let maximum = TokenStoreLimits().maximumIDsPerRead
+        let most = (0..<maximum).map { "key-\($0)" }
+        let tooMany = most + ["one-more"]
+        // At the bound each read runs (nothing is stored, so nothing comes back); one more is refused.
+        #expect(try await store.tokens(forOriginalTransactionIDs: most).isEmpty)
+        #expect(try await store.digests(forOriginalTransactionIDs: most).isEmpty)
+        #expect(try await store.tokens(withDigests: most).isEmpty)
+        let ids = TokenStoreError(.tooLarge, "\(tooMany.count) original transaction ids in one read; at most \(maximum)")
+        await #expect(throws: ids) { try await store.tokens(forOriginalTransactionIDs: tooMany) }
+        await #expect(throws: ids) { try await store.digests(forOriginalTransactionIDs: tooMany) }
+        await #expect(throws: TokenStoreError(.tooLarge, "\(tooMany.count) digests in one read; at most \(maximum)")) {
+            try await store.tokens(withDigests: tooMany)
+        }
+        if let sqlite = store as? SQLiteTokenStore {
+            #expect(throws: ids) { try sqlite.digestsHere(forOriginalTransactionIDs: tooMany)?.get() }
+            #expect(try sqlite.digestsHere(forOriginalTransactionIDs: most)?.get() ?? [] == [])
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
     func pageSizesOutsideTheBoundsAreRefused(database: TestDatabase) async throws {
         let store = try await freshLocation(database).open(logger: testLogger)
         defer { Task { await store.close() } }

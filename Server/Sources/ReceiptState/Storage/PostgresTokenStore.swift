@@ -106,9 +106,7 @@ public final class PostgresTokenStore: TokenStore {
     /// ``TokenStore/store(_:)``: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`.
     public func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome] {
         guard !tokens.isEmpty else { return [] }
-        guard tokens.count <= limits.maximumTokensPerCall else {
-            throw TokenStoreError(.tooLarge, "\(tokens.count) tokens in one call; at most \(limits.maximumTokensPerCall)")
-        }
+        try limits.checkTokensPerCall(tokens.count)
         var binds = PostgresBindings(capacity: tokens.count * StoreSchema.insertColumns.count)
         for token in tokens {
             binds.append(token.kind.rawValue)
@@ -137,9 +135,7 @@ public final class PostgresTokenStore: TokenStore {
     /// ``TokenStore/tokens(forOriginalTransactionIDs:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(ids.count, "original transaction ids")
         var binds = PostgresBindings(capacity: ids.count)
         for id in ids { binds.append(id) }
         let query = PostgresQuery(unsafeSQL: StoreSchema.selectByOriginalTransactionIDs(count: ids.count, dialect: .postgres), binds: binds)
@@ -149,9 +145,7 @@ public final class PostgresTokenStore: TokenStore {
     /// ``TokenStore/digests(forOriginalTransactionIDs:)``: one `SELECT` of digests and ids, in row order.
     public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(ids.count, "original transaction ids")
         var binds = PostgresBindings(capacity: ids.count)
         for id in ids { binds.append(id) }
         let query = PostgresQuery(unsafeSQL: StoreSchema.selectDigestsByOriginalTransactionIDs(count: ids.count, dialect: .postgres), binds: binds)
@@ -168,9 +162,7 @@ public final class PostgresTokenStore: TokenStore {
     /// ``TokenStore/tokens(withDigests:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !digests.isEmpty else { return [] }
-        guard digests.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(digests.count) digests in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(digests.count, "digests")
         var binds = PostgresBindings(capacity: digests.count)
         for digest in digests { binds.append(digest) }
         let query = PostgresQuery(unsafeSQL: StoreSchema.selectByDigests(count: digests.count, dialect: .postgres), binds: binds)
@@ -179,9 +171,7 @@ public final class PostgresTokenStore: TokenStore {
 
     /// ``TokenStore/tokens(after:limit:)``: one page, by row id.
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
-        guard limit >= 1, limit <= limits.maximumTokensPerPage else {
-            throw TokenStoreError(.tooLarge, "a page of \(limit) tokens; from 1 to \(limits.maximumTokensPerPage)")
-        }
+        try limits.checkPageSize(limit)
         var binds = PostgresBindings()
         binds.append(rowID)
         binds.append(Int64(limit))

@@ -93,9 +93,7 @@ public final class SQLiteTokenStore: TokenStore {
     /// ``TokenStore/store(_:)``: one multi-row `INSERT … ON CONFLICT DO NOTHING RETURNING`.
     public func store(_ tokens: [StoredToken]) async throws(TokenStoreError) -> [StoreOutcome] {
         guard !tokens.isEmpty else { return [] }
-        guard tokens.count <= limits.maximumTokensPerCall else {
-            throw TokenStoreError(.tooLarge, "\(tokens.count) tokens in one call; at most \(limits.maximumTokensPerCall)")
-        }
+        try limits.checkTokensPerCall(tokens.count)
         let binds = tokens.flatMap { token -> [SQLiteData] in
             [
                 .text(token.kind.rawValue), .text(token.token), .text(token.digest), .integer(SQLiteInt64(token.signedDateMilliseconds)),
@@ -115,9 +113,7 @@ public final class SQLiteTokenStore: TokenStore {
     /// ``TokenStore/tokens(forOriginalTransactionIDs:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(ids.count, "original transaction ids")
         let sql = StoreSchema.selectByOriginalTransactionIDs(count: ids.count, dialect: .sqlite)
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading tokens", describe: Self.describe) {
@@ -129,9 +125,7 @@ public final class SQLiteTokenStore: TokenStore {
     /// ``TokenStore/digests(forOriginalTransactionIDs:)``: one `SELECT` of digests and ids, in row order.
     public func digests(forOriginalTransactionIDs ids: [String]) async throws(TokenStoreError) -> [TokenDigestEntry] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(ids.count, "original transaction ids")
         if let reads {
             return try await reads.run(limits.operationTimeout, "reading token digests") { connection throws(TokenStoreError) in
                 try Self.digests(forOriginalTransactionIDs: ids, on: connection)
@@ -152,9 +146,7 @@ public final class SQLiteTokenStore: TokenStore {
     /// a lock waited for at most the busy timeout, a statement interrupted at the time limit).
     public func digestsHere(forOriginalTransactionIDs ids: [String]) -> Result<[TokenDigestEntry], TokenStoreError>? {
         guard !ids.isEmpty else { return .success([]) }
-        guard ids.count <= limits.maximumIDsPerRead else {
-            return .failure(TokenStoreError(.tooLarge, "\(ids.count) original transaction ids in one read; at most \(limits.maximumIDsPerRead)"))
-        }
+        do { try limits.checkKeysPerRead(ids.count, "original transaction ids") } catch { return .failure(error) }
         return reads?.readHere(limits.operationTimeout, "reading token digests") { connection throws(TokenStoreError) in
             try Self.digests(forOriginalTransactionIDs: ids, on: connection)
         }
@@ -173,9 +165,7 @@ public final class SQLiteTokenStore: TokenStore {
     /// ``TokenStore/tokens(withDigests:)``: one `SELECT … IN (…)`, in row order.
     public func tokens(withDigests digests: [String]) async throws(TokenStoreError) -> [StoredToken] {
         guard !digests.isEmpty else { return [] }
-        guard digests.count <= limits.maximumIDsPerRead else {
-            throw TokenStoreError(.tooLarge, "\(digests.count) digests in one read; at most \(limits.maximumIDsPerRead)")
-        }
+        try limits.checkKeysPerRead(digests.count, "digests")
         let sql = StoreSchema.selectByDigests(count: digests.count, dialect: .sqlite)
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading tokens", describe: Self.describe) {
@@ -186,9 +176,7 @@ public final class SQLiteTokenStore: TokenStore {
 
     /// ``TokenStore/tokens(after:limit:)``: one page, by row id.
     public func tokens(after rowID: Int64, limit: Int) async throws(TokenStoreError) -> [(rowID: Int64, token: StoredToken)] {
-        guard limit >= 1, limit <= limits.maximumTokensPerPage else {
-            throw TokenStoreError(.tooLarge, "a page of \(limit) tokens; from 1 to \(limits.maximumTokensPerPage)")
-        }
+        try limits.checkPageSize(limit)
         let connection = self.connection
         let rows = try await withDeadline(limits.operationTimeout, "reading a page of tokens", describe: Self.describe) {
             try await connection.query(StoreSchema.selectPage(dialect: .sqlite), [.integer(SQLiteInt64(rowID)), .integer(SQLiteInt64(limit))])

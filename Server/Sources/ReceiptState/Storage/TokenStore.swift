@@ -63,18 +63,3 @@ public struct TokenDigestEntry: Hashable, Sendable {
         self.originalTransactionID = originalTransactionID
     }
 }
-
-/// The bounds every store applies.
-public struct TokenStoreLimits: Sendable, Hashable {
-    /// The longest a store call may take, in seconds, before it throws `timeout`.
-    public var operationTimeout: Double = 5
-    /// The most tokens in one ``TokenStore/store(_:)`` call.
-    public var maximumTokensPerCall = 200
-    /// The most original transaction ids in one read.
-    public var maximumIDsPerRead = 500
-    /// The most tokens in one page of ``TokenStore/tokens(after:limit:)``.
-    public var maximumTokensPerPage = 500
-
-    /// The default bounds.
-    public init() {}
-}
