@@ -45,9 +45,12 @@ enum RFC3339Text {
         RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
-    /// Parses `2025-01-31T12:00:00Z`, `2025-01-31T13:00:00+01:00`, with or without fractional seconds.
+    /// Parses `2025-01-31T12:00:00Z`, `2025-01-31T13:00:00+01:00`, with or without fractional
+    /// seconds, by the package's one RFC 3339 reader (``RFC3339/parse(_:)``, which reads the
+    /// receipts' dates): a field out of its range (`2025-02-30`, hour 24) is refused, where
+    /// Foundation's ISO 8601 parser rolled it over into another date (`2025-03-02`), and years
+    /// before 1583 are proleptic Gregorian, as RFC 3339 says, not Julian.
     static func date(from text: String) -> Date? {
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+        RFC3339.parse(text)
     }
 }

@@ -35,6 +35,23 @@ struct VerifyExitStatusTests {
         #expect(try VerifyOutputShape.decode(result.stdout).error?.code == "certificate_not_yet_valid")
     }
 
+    @Test(
+        "--at reads RFC 3339 as the receipts' dates are read: offsets, fractions, lowercase, years before 1583 proleptic Gregorian",
+        arguments: [
+            ("2025-01-31T13:00:00+01:00", "2025-01-31T12:00:00Z"),
+            ("2025-01-31T12:00:00.5Z", "2025-01-31T12:00:00.500Z"),
+            ("2025-01-31t12:00:00z", "2025-01-31T12:00:00Z"),
+            ("2024-02-29T23:00:00-01:00", "2024-03-01T00:00:00Z"),
+            // Foundation's parser read this as the Julian date, 1000-01-06 in the Gregorian calendar.
+            ("1000-01-01T00:00:00Z", "1000-01-01T00:00:00Z"),
+        ]
+    )
+    func atReadsRFC3339(text: String, checkedAt: String) throws {
+        let result = try ReceiptCLI.run(["verify", "--at", text, Self.sample])
+        let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("  Verified:") || $0.hasPrefix("  Checked at:") }
+        #expect(line?.contains(" \(checkedAt) by ") == true, "\(text): \(result.stdout.prefix(400)) \(result.stderr)")
+    }
+
     @Test("a missing file: exit 3, receipt_not_found")
     func missingFile() throws {
         let result = try ReceiptCLI.run(["verify", "--json", "/nonexistent/receipt-\(UUID().uuidString)"])
@@ -56,6 +73,10 @@ struct VerifyExitStatusTests {
             (["verify"], "Error: Missing expected argument '<file> ...'\n"),
             (["verify", "--device-id", "not-a-device", sample], "Error: --device-id expects a UUID, a MAC address or hex bytes, not 'not-a-device'\n"),
             (["verify", "--at", "yesterday", sample], "Error: The value 'yesterday' is invalid for '--at <creation|now|date>'\n"),
+            // Fields out of range: Foundation's parser read these as 2025-03-02 and 2025-02-01.
+            (["verify", "--at", "2025-02-30T12:00:00Z", sample], "Error: The value '2025-02-30T12:00:00Z' is invalid for '--at <creation|now|date>'\n"),
+            (["verify", "--at", "2025-01-31T24:00:00Z", sample], "Error: The value '2025-01-31T24:00:00Z' is invalid for '--at <creation|now|date>'\n"),
+            (["entitlements", "--at", "2023-02-29T00:00:00Z", sample], "Error: The value '2023-02-29T00:00:00Z' is invalid for '--at <now|creation|date>'\n"),
             (["verify", "--backend", "nosuchlib", sample], "Error: The value 'nosuchlib' is invalid for '--backend <name>'. Please provide one of "),
             (["verify", "--format", "xml", sample], "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'apple'.\n"),
             (["verify", "--json", "--ndjson", sample], "Error: --json and --ndjson cannot be combined\n"),

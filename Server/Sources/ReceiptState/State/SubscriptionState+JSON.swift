@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptKit
 
 extension SubscriptionState: Encodable {
     /// Writes `GET /subscriptions/{id}`'s object: `original_transaction_id`, `product_id`,
@@ -64,12 +65,11 @@ enum StateDate {
             Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current))
     }
 
-    /// Reads an RFC 3339 date (`?at=`): `Z` or an offset, with or without a fraction.
+    /// Reads an RFC 3339 date (`?at=`, `rebuild --at`): `Z` or an offset, with or without a
+    /// fraction, by the library's reader (``RFC3339/parse(_:)``): a field out of its range
+    /// (`2026-02-30`) is refused, not rolled over into another date as Foundation's parser does.
     static func parse(_ text: String) -> Date? {
-        for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
-            if let date = try? style.parse(text) { return date }
-        }
-        return nil
+        RFC3339.parse(text)
     }
 }
 

@@ -96,6 +96,10 @@ struct StateHTTPTests {
         refused(try await server.request("GET", "/subscriptions/7003"), 404, "not_found")
         refused(try await server.request("GET", "/subscriptions/a;b"), 400, "invalid_original_transaction_id")
         refused(try await server.request("GET", "/subscriptions/7003?at=yesterday"), 400, "invalid_at")
+        // A field out of its range is refused, not rolled over into another date (2025-03-01, 2025-01-02).
+        for at in ["2025-02-29T00:00:00Z", "2025-01-01T24:00:00Z"] {
+            refused(try await server.request("GET", "/subscriptions/7003?at=\(at)"), 400, "invalid_at")
+        }
         // A misspelt, unknown or repeated parameter is refused, not read as absent or as one of two.
         for query in ["At=2025-01-01T00:00:00Z", "at=2025-01-01T00:00:00Z&at=2026-01-01T00:00:00Z", "at=2025-01-01T00:00:00Z&x=1", "%61t=2025-01-01T00:00:00Z"] {
             refused(try await server.request("GET", "/subscriptions/7003?\(query)"), 400, "invalid_query")
