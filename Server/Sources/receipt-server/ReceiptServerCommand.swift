@@ -29,80 +29,97 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         version: ReceiptKitVersion.current
     )
 
-    @Option(help: Self.help("host"))
-    var host: String?
+    @Option(name: .customLong("host"), help: Self.help("host"))
+    var host: [String] = []
 
-    @Option(help: Self.help("port"))
-    var port: Int?
+    @Option(name: .customLong("port"), help: Self.help("port"))
+    var port: [Int] = []
 
     @Option(name: .customLong("bundle-id"), help: Self.help("bundle-id"))
     var bundleIDs: [String] = []
 
-    @Option(help: Self.help("environment"))
-    var environment: String?
+    @Option(name: .customLong("environment"), help: Self.help("environment"))
+    var environment: [String] = []
 
     @Option(name: .customLong("shared-secret"), help: Self.help("shared-secret"))
     var sharedSecrets: [String] = []
 
-    @Flag(inversion: .prefixedNo, help: Self.help("xcode"))
+    // Exclusive: `--xcode --no-xcode` is an error, where ArgumentParser would keep the last.
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: Self.help("xcode"))
     var xcode: Bool?
 
     @Option(name: .customLong("root"), help: Self.help("root"))
     var roots: [String] = []
 
-    @Option(help: Self.help("catalog"))
-    var catalog: String?
+    @Option(name: .customLong("catalog"), help: Self.help("catalog"))
+    var catalog: [String] = []
 
     @Option(name: .customLong("max-body-size"), help: Self.help("max-body-size"))
-    var maximumBodySize: Int?
+    var maximumBodySize: [Int] = []
 
-    @Option(help: Self.help("backend"))
-    var backend: String?
+    @Option(name: .customLong("backend"), help: Self.help("backend"))
+    var backend: [String] = []
 
     @Option(name: .customLong("max-connections"), help: Self.help("max-connections"))
-    var maximumConnections: Int?
+    var maximumConnections: [Int] = []
 
     @Option(name: .customLong("idle-timeout"), help: Self.help("idle-timeout"))
-    var idleTimeout: Int?
+    var idleTimeout: [Int] = []
 
     @Option(name: .customLong("request-timeout"), help: Self.help("request-timeout"))
-    var requestTimeout: Int?
+    var requestTimeout: [Int] = []
 
-    @Option(help: Self.help("database"))
-    var database: String?
+    @Option(name: .customLong("database"), help: Self.help("database"))
+    var database: [String] = []
 
     @Flag(name: .customLong("rebuild-state"), help: "Derive every subscription's state again from the stored tokens (each verified again with the anchors), print one JSON object per line, and exit.")
     var rebuildState = false
 
     @Option(name: .customLong("at"), help: "With --rebuild-state: the time the states are derived at, RFC 3339 (default now).")
-    var rebuildAt: String?
+    var rebuildAt: [String] = []
 
     @Option(name: .customLong("log-level"), help: Self.help("log-level"))
-    var logLevel: String?
+    var logLevel: [String] = []
 
     /// `--help`'s text for a setting, from ``ServerSetting/all``.
     static func help(_ name: String) -> ArgumentHelp {
         ArgumentHelp(ServerSetting.named(name)?.help ?? "")
     }
 
+    /// The single-valued options are parsed as lists, because ArgumentParser keeps the last value
+    /// of a repeated option without a word (`--port 8080 --port 9090` listened on 9090); a second
+    /// value is refused here, naming the option. (More than 12 options: the usage line is
+    /// `receipt-server <options>` either way.)
+    func checkGivenOnce() throws {
+        let counts: [(String, Int)] = [
+            ("host", host.count), ("port", port.count), ("environment", environment.count), ("catalog", catalog.count),
+            ("max-body-size", maximumBodySize.count), ("backend", backend.count), ("max-connections", maximumConnections.count),
+            ("idle-timeout", idleTimeout.count), ("request-timeout", requestTimeout.count), ("database", database.count),
+            ("at", rebuildAt.count), ("log-level", logLevel.count),
+        ]
+        for (name, count) in counts where count > 1 {
+            throw ValidationError("--\(name) can be given once, not \(count) times")
+        }
+    }
+
     /// The flags as given, for ``ServerSettings``.
     var flags: ServerFlags {
         var flags = ServerFlags()
-        flags.host = host
-        flags.port = port
+        flags.host = host.first
+        flags.port = port.first
         flags.bundleIDs = bundleIDs
-        flags.environment = environment
+        flags.environment = environment.first
         flags.sharedSecrets = sharedSecrets
         flags.xcode = xcode
         flags.roots = roots
-        flags.catalog = catalog
-        flags.maximumBodySize = maximumBodySize
-        flags.backend = backend
-        flags.maximumConnections = maximumConnections
-        flags.idleTimeout = idleTimeout
-        flags.requestTimeout = requestTimeout
-        flags.logLevel = logLevel
-        flags.database = database
+        flags.catalog = catalog.first
+        flags.maximumBodySize = maximumBodySize.first
+        flags.backend = backend.first
+        flags.maximumConnections = maximumConnections.first
+        flags.idleTimeout = idleTimeout.first
+        flags.requestTimeout = requestTimeout.first
+        flags.logLevel = logLevel.first
+        flags.database = database.first
         return flags
     }
 
@@ -116,13 +133,14 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        try checkGivenOnce()
         _ = try settings()
     }
 
     func run() async throws {
         let settings = try settings()
         if rebuildState {
-            try await RebuildState.run(settings: settings, at: rebuildAt)
+            try await RebuildState.run(settings: settings, at: rebuildAt.first)
             return
         }
         let options = settings.options

@@ -161,6 +161,24 @@ import Testing
         try await server.stop()
     }
 
+    /// An option that takes one value, given twice, and `--xcode --no-xcode`: ArgumentParser kept
+    /// the last without a word (`--port 1 --port 0` listened on a free port). The process exits
+    /// with status 64, naming the option, and never listens.
+    @Test(.timeLimit(.minutes(1)), arguments: [
+        (["--port", "1", "--port", "0"], "--port can be given once, not 2 times"),
+        (["--environment", "production", "--environment", "any", "--port", "0"], "--environment can be given once, not 2 times"),
+        (["--log-level", "info", "--log-level", "debug", "--log-level", "error", "--port", "0"], "--log-level can be given once, not 3 times"),
+        (["--xcode", "--no-xcode", "--port", "0"], "'--no-xcode' had already been set with flag '--xcode'"),
+    ])
+    func anOptionGivenTwiceIsRefused(arguments: [String], message: String) async throws {
+        let server = try ServerProcess(arguments)
+        let status = try await server.exitStatus(within: 20)
+        #expect(status == 64, "\(server.log)")
+        #expect(server.log.contains(message), "\(server.log)")
+        #expect(!server.log.contains("listening on"), "\(server.log)")
+        try await server.stop()
+    }
+
     /// `receipt-server --version` prints ReceiptKit's version.
     @Test(.timeLimit(.minutes(1)))
     func versionPrintsReceiptKitsVersion() async throws {

@@ -12,6 +12,10 @@ struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
         abstract: "Run the conformance kit: every fixture of Fixtures/manifest.json on a crypto backend.",
+        // Written out: ArgumentParser shows the single-valued options, parsed as lists
+        // (SingleValuedOption), as repeatable. HelpTests holds it to the options the help lists.
+        usage:
+            "receipt conformance [--backend <name>] [--fixtures <dir>] [--failures-only]",
         discussion: """
             Prints one row per case (expected → actual outcome), counts per category, and the final \
             line `N passed, N failed`. Without --backend every backend compiled into this build is \
@@ -27,16 +31,23 @@ struct ConformanceCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The crypto backend (default: every one this build offers).", valueName: "name"))
-    var backend: BackendChoice?
+    @Option(name: .customLong("backend"), help: ArgumentHelp("The crypto backend (default: every one this build offers).", valueName: "name"))
+    var backends: [BackendChoice] = []
 
-    @Option(help: ArgumentHelp("The fixtures directory holding manifest.json.", valueName: "dir"))
-    var fixtures: String?
+    @Option(name: .customLong("fixtures"), help: ArgumentHelp("The fixtures directory holding manifest.json.", valueName: "dir"))
+    var fixturesArguments: [String] = []
 
     @Flag(help: "List only the cases that failed.")
     var failuresOnly = false
 
+    /// `--backend` (each of the two given at most once: ``validate()``).
+    var backend: BackendChoice? { backends.first }
+    /// `--fixtures`.
+    var fixtures: String? { fixturesArguments.first }
+
     func validate() throws {
+        _ = try SingleValuedOption.value(backends, "--backend")
+        _ = try SingleValuedOption.value(fixturesArguments, "--fixtures")
         _ = try backend?.resolve()
     }
 

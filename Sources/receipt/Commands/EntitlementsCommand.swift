@@ -11,6 +11,12 @@ struct EntitlementsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entitlements",
         abstract: "Show what a valid receipt entitles its user to, per product and subscription group, at a moment.",
+        // Written out: ArgumentParser shows the single-valued options, parsed as lists
+        // (SingleValuedOption), as repeatable. HelpTests holds it to the options the help lists.
+        usage:
+            "receipt entitlements <file> [--root <cert> ...] [--xcode] [--bundle-id <id>]"
+            + " [--app-version <version>] [--device-id <uuid|mac|hex>] [--backend <name>]"
+            + " [--catalog <file.json>] [--at <now|creation|date>] [--json] [<jws> ...]",
         discussion: """
             The receipt is validated first exactly as `verify` does (same --root, --xcode, \
             --bundle-id, --app-version, --device-id and --backend), with the certificate chain \
@@ -48,9 +54,16 @@ struct EntitlementsCommand: ParsableCommand {
 
     @Option(
         name: .customLong("at"),
-        help: ArgumentHelp("The moment the entitlements are for: now, creation, or an RFC 3339 date.", valueName: "now|creation|date")
+        help: ArgumentHelp("The moment the entitlements are for: now, creation, or an RFC 3339 date. (default: now)", valueName: "now|creation|date")
     )
-    var moment = VerificationTimeOption(.now)
+    var moments: [VerificationTimeOption] = []
+
+    /// `--at` (given at most once: ``validate()``), `now` when not given.
+    var moment: VerificationTimeOption { moments.first ?? VerificationTimeOption(.now) }
+
+    func validate() throws {
+        _ = try SingleValuedOption.value(moments, "--at")
+    }
 
     @Flag(help: "Print JSON.")
     var json = false

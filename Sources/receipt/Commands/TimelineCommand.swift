@@ -11,6 +11,12 @@ struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
         abstract: "Draw a valid receipt's subscription history as an SVG picture.",
+        // Written out: ArgumentParser shows the single-valued options, parsed as lists
+        // (SingleValuedOption), as repeatable. HelpTests holds it to the options the help lists.
+        usage:
+            "receipt timeline <file> [--root <cert> ...] [--xcode] [--bundle-id <id>]"
+            + " [--app-version <version>] [--device-id <uuid|mac|hex>] [--backend <name>]"
+            + " [--catalog <file.json>] --svg <out.svg>",
         discussion: """
             One lane per product, grouped by subscription group (--catalog, as for `entitlements`), \
             a bar per period: free trials green, introductory prices amber, the part after a \
@@ -34,7 +40,16 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var receiptOptions: ValidatedReceiptOptions
 
     @Option(name: .customLong("svg"), help: ArgumentHelp("Where to write the SVG, or - for standard output.", valueName: "out.svg"))
-    var output: String
+    var outputs: [String] = []
+
+    /// `--svg`: required, and given once (``validate()``).
+    var output: String { outputs.first ?? "-" }
+
+    func validate() throws {
+        guard try SingleValuedOption.value(outputs, "--svg") != nil else {
+            throw ValidationError("Missing expected argument '--svg <out.svg>'")
+        }
+    }
 
     func run() throws {
         let catalog = try receiptOptions.loadCatalog()

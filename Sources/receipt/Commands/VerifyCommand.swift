@@ -11,6 +11,12 @@ struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Verify receipts: signature, Apple certificate chain, and the checks you ask for.",
+        // Written out: ArgumentParser shows the single-valued options, parsed as lists
+        // (SingleValuedOption), as repeatable. HelpTests holds it to the options the help lists.
+        usage:
+            "receipt verify <file> ... [--root <cert> ...] [--xcode] [--bundle-id <id>]"
+            + " [--app-version <version>] [--device-id <uuid|mac|hex>] [--backend <name>]"
+            + " [--at <creation|now|date>] [--json] [--ndjson] [--format <format>]",
         discussion: """
             Each FILE is a receipt (DER, or base64 text; detected automatically), `-` for standard \
             input (shown as `-` in every output format), or a directory: every regular file \
@@ -60,11 +66,11 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("at"),
         help: ArgumentHelp(
-            "When the certificate chain must be valid: creation (the receipt's creation date, a JWS's signedDate), now, or an RFC 3339 date.",
+            "When the certificate chain must be valid: creation (the receipt's creation date, a JWS's signedDate), now, or an RFC 3339 date. (default: creation)",
             valueName: "creation|now|date"
         )
     )
-    var verificationTime = VerificationTimeOption(.creationDate)
+    var verificationTimes: [VerificationTimeOption] = []
 
     @Flag(help: "Print JSON: one object per receipt (an array for several).")
     var json = false
@@ -72,10 +78,17 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(help: "Print one compact JSON object per line, one line per receipt.")
     var ndjson = false
 
-    @Option(help: ArgumentHelp("apple: print Apple's verifyReceipt response (with --ndjson, one line per receipt).", valueName: "format"))
-    var format: ResponseFormat?
+    @Option(name: .customLong("format"), help: ArgumentHelp("apple: print Apple's verifyReceipt response (with --ndjson, one line per receipt).", valueName: "format"))
+    var formats: [ResponseFormat] = []
+
+    /// `--at` (given at most once: ``validate()``), `creation` when not given.
+    var verificationTime: VerificationTimeOption { verificationTimes.first ?? VerificationTimeOption(.creationDate) }
+    /// `--format` (given at most once).
+    var format: ResponseFormat? { formats.first }
 
     func validate() throws {
+        _ = try SingleValuedOption.value(verificationTimes, "--at")
+        _ = try SingleValuedOption.value(formats, "--format")
         if json && ndjson {
             throw ValidationError("--json and --ndjson cannot be combined")
         }

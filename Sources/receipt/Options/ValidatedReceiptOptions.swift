@@ -21,7 +21,14 @@ struct ValidatedReceiptOptions: ParsableArguments {
             valueName: "file.json"
         )
     )
-    var catalogPath: String?
+    var catalogPaths: [String] = []
+
+    /// `--catalog` (given at most once: ``validate()``).
+    var catalogPath: String? { catalogPaths.first }
+
+    func validate() throws {
+        _ = try SingleValuedOption.value(catalogPaths, "--catalog")
+    }
 
     /// Validates the receipt (or JWS) exactly as `verify` does with these options.
     func verify() throws -> VerificationOutcome {

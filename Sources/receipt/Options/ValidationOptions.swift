@@ -22,10 +22,10 @@ struct ValidationOptions: ParsableArguments {
     var xcode = false
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The bundle identifier the receipt must carry.", valueName: "id"))
-    var bundleID: String?
+    var bundleIDs: [String] = []
 
     @Option(name: .customLong("app-version"), help: ArgumentHelp("The application version (CFBundleVersion) the receipt must carry.", valueName: "version"))
-    var applicationVersion: String?
+    var applicationVersions: [String] = []
 
     @Option(
         name: .customLong("device-id"),
@@ -34,12 +34,25 @@ struct ValidationOptions: ParsableArguments {
             valueName: "uuid|mac|hex"
         )
     )
-    var deviceID: String?
+    var deviceIDs: [String] = []
 
-    @Option(help: ArgumentHelp("The crypto backend (default: \(BackendChoice.defaultName)).", valueName: "name"))
-    var backend: BackendChoice?
+    @Option(name: .customLong("backend"), help: ArgumentHelp("The crypto backend (default: \(BackendChoice.defaultName)).", valueName: "name"))
+    var backends: [BackendChoice] = []
+
+    /// `--bundle-id` (each of these four is given at most once: ``validate()``).
+    var bundleID: String? { bundleIDs.first }
+    /// `--app-version`.
+    var applicationVersion: String? { applicationVersions.first }
+    /// `--device-id`.
+    var deviceID: String? { deviceIDs.first }
+    /// `--backend`.
+    var backend: BackendChoice? { backends.first }
 
     func validate() throws {
+        _ = try SingleValuedOption.value(bundleIDs, "--bundle-id")
+        _ = try SingleValuedOption.value(applicationVersions, "--app-version")
+        _ = try SingleValuedOption.value(deviceIDs, "--device-id")
+        _ = try SingleValuedOption.value(backends, "--backend")
         if let deviceID, (try? DeviceIdentifier(parsing: deviceID)) == nil {
             throw ValidationError("--device-id expects a UUID, a MAC address or hex bytes, not '\(deviceID)'")
         }

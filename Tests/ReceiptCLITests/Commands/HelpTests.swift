@@ -26,6 +26,27 @@ struct HelpTests {
         #expect(text.contains("(values: apple)"), "--format lists its value")
     }
 
+    /// The single-valued options are parsed as lists (so that a second value can be refused), so
+    /// each command writes its usage line out; this holds that line to the options the help lists,
+    /// shown once each, and the repeatable ones (`--root`, files) shown with `...`.
+    @Test("every command's usage line names each option its help lists, as single or repeatable", arguments: ["verify", "entitlements", "timeline", "conformance", "dump"])
+    func usageLineMatchesTheOptions(command: String) throws {
+        let text = try ReceiptCLI.run([command, "--help"]).stdout
+        let usage = try #require(text.split(separator: "\n").first { $0.hasPrefix("USAGE: ") })
+        let optionLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0 != "OPTIONS:" }.dropFirst()
+            .filter { $0.hasPrefix("  --") && !$0.hasPrefix("  --version") && !$0.hasPrefix("  --help") }
+        #expect(!optionLines.isEmpty, "\(command)")
+        for line in optionLines {
+            // `  --name <value>   description`, or the option alone on its line.
+            let words = line.dropFirst(2).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            let option = words.count > 1 && words[1].hasPrefix("<") ? "\(words[0]) \(words[1])" : String(words[0])
+            let repeatable = option.hasPrefix("--root ")
+            #expect(usage.components(separatedBy: option).count == 2, "\(command): \(option) is in the usage line once: \(usage)")
+            #expect(usage.contains(option + " ...") == repeatable, "\(command): \(option) is shown as \(repeatable ? "" : "not ")repeatable: \(usage)")
+        }
+    }
+
     @Test("--version prints the package version, which is CHANGELOG.md's newest release")
     func version() throws {
         let result = try ReceiptCLI.run(["--version"])
