@@ -12,7 +12,7 @@ struct VerificationTimeOption: ExpressibleByArgument, Sendable {
     /// The time named.
     var time: VerificationTime
 
-    /// The option's value `time` (a default).
+    /// The option's value `time` (the default when `--at` is not given).
     init(_ time: VerificationTime) {
         self.time = time
     }
@@ -24,15 +24,6 @@ struct VerificationTimeOption: ExpressibleByArgument, Sendable {
         default:
             guard let date = RFC3339Text.date(from: argument) else { return nil }
             time = .fixed(date)
-        }
-    }
-
-    /// The value as it is written on the command line (the help shows a default this way).
-    var defaultValueDescription: String {
-        switch time {
-        case .creationDate: "creation"
-        case .now: "now"
-        case .fixed(let date): RFC3339Text.string(from: date)
         }
     }
 }
