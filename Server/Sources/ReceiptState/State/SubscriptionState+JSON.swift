@@ -64,13 +64,6 @@ enum StateDate {
         Date(millisecondsSince1970: milliseconds).formatted(
             Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current))
     }
-
-    /// Reads an RFC 3339 date (`?at=`, `rebuild --at`): `Z` or an offset, with or without a
-    /// fraction, by the library's reader (``RFC3339/parse(_:)``): a field out of its range
-    /// (`2026-02-30`) is refused, not rolled over into another date as Foundation's parser does.
-    static func parse(_ text: String) -> Date? {
-        RFC3339.parse(text)
-    }
 }
 
 extension SubscriptionState {
@@ -81,8 +74,11 @@ extension SubscriptionState {
         return (try? Array(encoder.encode(self))) ?? Array(#"{"original_transaction_id":null}"#.utf8)
     }
 
-    /// Reads `?at=`'s RFC 3339 date; nil when it is not one.
+    /// Reads `?at=`'s (and `--rebuild-state --at`'s) RFC 3339 date, `Z` or an offset, with or
+    /// without a fraction, by the library's reader (``RFC3339/parse(_:)``); nil when it is not
+    /// one. A field out of its range (`2026-02-30`) is refused, not rolled over into another date
+    /// as Foundation's parser does.
     public static func date(rfc3339 text: String) -> Date? {
-        StateDate.parse(text)
+        RFC3339.parse(text)
     }
 }
