@@ -7,8 +7,12 @@ import Foundation
 /// costs several times its plain-build time. Each scaled loop then runs `full / divisor` rounds
 /// (rounded up, and never fewer than 1), so every test still runs and checks every kind of input
 /// it generates; the plain test runs of `Scripts/test.sh` keep every round.
-/// Only loops over *generated* inputs take this count; sweeps over every fixture, length or
-/// position do not, since a skipped length is a skipped case rather than fewer random samples.
+/// Loops over *generated* inputs take ``count(_:)``. A sweep over every fixture, position or
+/// variant keeps every case in the plain runs; under a divisor, the few sweeps that repeat the
+/// same validations many times (the agreement tests whose cost under AddressSanitizer was
+/// 56–108 s each, serial, in session 34's timing) take ``sample(_:offset:)``: every
+/// `divisor`-th case, each case at least once across the offsets the test gives. The plain runs
+/// check the agreement on every case; the sanitizer run checks memory on every kind of case.
 public enum TestIterations {
     /// The divisor read from `RECEIPTKIT_TEST_ITERATION_DIVISOR`: 1 when it is unset, not a
     /// number, or below 1.
@@ -23,6 +27,22 @@ public enum TestIterations {
     public static func count(_ full: Int) -> Int {
         guard full > 0 else { return full }
         return max(1, (full + divisor - 1) / divisor)
+    }
+
+    /// `items` in the plain runs; under a divisor, every `divisor`-th of them from index
+    /// `offset % divisor` (a test whose parameterised cases each sweep the same items gives each
+    /// case its own offset, so that together they still reach every item).
+    /// `divisor` is the environment's (``divisor``) unless a test of this function gives one.
+    public static func sample<Element>(_ items: [Element], offset: Int = 0, divisor: Int = divisor) -> [Element] {
+        guard divisor > 1 else { return items }
+        let start = ((offset % divisor) + divisor) % divisor
+        return stride(from: start, to: items.count, by: divisor).map { items[$0] }
+    }
+
+    /// A minimum that a sweep of every item must reach (`atLeast`), scaled as ``sample(_:offset:)``
+    /// scales the sweep: `atLeast / divisor`, rounded down.
+    public static func sampled(_ atLeast: Int) -> Int {
+        atLeast / divisor
     }
 
     /// A minimum that a loop of `full` rounds must reach (`atLeast` of them), scaled with the loop:
