@@ -176,9 +176,13 @@ extension ServerSetting {
         }
     }
 
-    /// The flag's values (several when repeated), checked: an empty one, a number out of range or
-    /// a failed ``check`` is an error naming the flag.
+    /// The flag's values (each time it was given), checked: a second value of a flag that is not
+    /// a list, an empty one, a number out of range or a failed ``check`` is an error naming the
+    /// flag.
     func value(flag values: [String]) throws(ServerOptionsError) -> ServerSettingValue {
+        guard isList || values.count <= 1 else {
+            throw ServerOptionsError(description: "\(flag) can be given once, not \(values.count) times")
+        }
         guard !values.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw ServerOptionsError(description: "\(flag) was given an empty value")
         }

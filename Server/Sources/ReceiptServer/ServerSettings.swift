@@ -6,36 +6,40 @@ import ReceiptState
 /// What the command line gave `receipt-server`: nil, or an empty list, where it gave nothing, so
 /// that the environment variable, and then the default, applies.
 public struct ServerFlags: Sendable {
-    /// `--host`.
-    public var host: String?
-    /// `--port`.
-    public var port: Int?
+    // Every flag is kept as often as it was given: ``ServerSettings/init(flags:environment:)``
+    // refuses a second value of a flag that takes one (ArgumentParser alone would keep the last
+    // without a word: `--port 8080 --port 9090` listened on 9090).
+
+    /// `--host`, each time given.
+    public var host: [String] = []
+    /// `--port`, each time given.
+    public var port: [Int] = []
     /// `--bundle-id`, repeated.
     public var bundleIDs: [String] = []
-    /// `--environment`: `production`, `sandbox` or `any`.
-    public var environment: String?
+    /// `--environment` (`production`, `sandbox` or `any`), each time given.
+    public var environment: [String] = []
     /// `--shared-secret`, repeated.
     public var sharedSecrets: [String] = []
     /// `--xcode` (true) or `--no-xcode` (false).
     public var xcode: Bool?
     /// `--root`, repeated.
     public var roots: [String] = []
-    /// `--catalog`.
-    public var catalog: String?
-    /// `--max-body-size`.
-    public var maximumBodySize: Int?
-    /// `--backend`.
-    public var backend: String?
-    /// `--max-connections`.
-    public var maximumConnections: Int?
-    /// `--idle-timeout`.
-    public var idleTimeout: Int?
-    /// `--request-timeout`.
-    public var requestTimeout: Int?
-    /// `--log-level`.
-    public var logLevel: String?
-    /// `--database`.
-    public var database: String?
+    /// `--catalog`, each time given.
+    public var catalog: [String] = []
+    /// `--max-body-size`, each time given.
+    public var maximumBodySize: [Int] = []
+    /// `--backend`, each time given.
+    public var backend: [String] = []
+    /// `--max-connections`, each time given.
+    public var maximumConnections: [Int] = []
+    /// `--idle-timeout`, each time given.
+    public var idleTimeout: [Int] = []
+    /// `--request-timeout`, each time given.
+    public var requestTimeout: [Int] = []
+    /// `--log-level`, each time given.
+    public var logLevel: [String] = []
+    /// `--database`, each time given.
+    public var database: [String] = []
 
     /// No flag given.
     public init() {}
@@ -43,13 +47,16 @@ public struct ServerFlags: Sendable {
     /// The values given, by ``ServerSetting/name``, as text (several for a repeated flag).
     var given: [String: [String]] {
         var given: [String: [String]] = [:]
-        func add(_ name: String, _ value: (some CustomStringConvertible)?) {
-            if let value { given[name] = ["\(value)"] }
+        func add(_ name: String, _ values: [some CustomStringConvertible]) {
+            if !values.isEmpty { given[name] = values.map(\.description) }
         }
         add("host", host)
         add("port", port)
+        add("bundle-id", bundleIDs)
         add("environment", environment)
-        add("xcode", xcode)
+        add("shared-secret", sharedSecrets)
+        if let xcode { add("xcode", [xcode]) }
+        add("root", roots)
         add("catalog", catalog)
         add("max-body-size", maximumBodySize)
         add("backend", backend)
@@ -58,9 +65,6 @@ public struct ServerFlags: Sendable {
         add("request-timeout", requestTimeout)
         add("log-level", logLevel)
         add("database", database)
-        for (name, values) in [("bundle-id", bundleIDs), ("shared-secret", sharedSecrets), ("root", roots)] where !values.isEmpty {
-            given[name] = values
-        }
         return given
     }
 }
@@ -82,7 +86,8 @@ public struct ServerSettings: Sendable {
     /// - Throws: ``ServerOptionsError`` naming the flag or variable whose value is wrong: an
     ///   unknown environment, log level or backend, a port outside 0...65535, a size, connection
     ///   count or timeout that is not positive, an empty `--bundle-id`, `--shared-secret`,
-    ///   `--root` or `--catalog`, and every error of ``ServerEnvironment``.
+    ///   `--root` or `--catalog`, a flag that takes one value given more than once, and every
+    ///   error of ``ServerEnvironment``.
     public init(flags: ServerFlags, environment: ServerEnvironment) throws(ServerOptionsError) {
         let given = flags.given
         var commandLineValues: [AbsoluteConfigKey: ConfigValue] = [:]

@@ -86,40 +86,26 @@ struct ReceiptServerCommand: AsyncParsableCommand {
         ArgumentHelp(ServerSetting.named(name)?.help ?? "")
     }
 
-    /// The single-valued options are parsed as lists, because ArgumentParser keeps the last value
-    /// of a repeated option without a word (`--port 8080 --port 9090` listened on 9090); a second
-    /// value is refused here, naming the option. (More than 12 options: the usage line is
-    /// `receipt-server <options>` either way.)
-    func checkGivenOnce() throws {
-        let counts: [(String, Int)] = [
-            ("host", host.count), ("port", port.count), ("environment", environment.count), ("catalog", catalog.count),
-            ("max-body-size", maximumBodySize.count), ("backend", backend.count), ("max-connections", maximumConnections.count),
-            ("idle-timeout", idleTimeout.count), ("request-timeout", requestTimeout.count), ("database", database.count),
-            ("at", rebuildAt.count), ("log-level", logLevel.count),
-        ]
-        for (name, count) in counts where count > 1 {
-            throw ValidationError("--\(name) can be given once, not \(count) times")
-        }
-    }
-
-    /// The flags as given, for ``ServerSettings``.
+    /// The flags as given, for ``ServerSettings``. The options that take one value are parsed as
+    /// lists, because ArgumentParser keeps the last value of a repeated option without a word;
+    /// ``ServerSettings`` refuses a second one, naming the flag.
     var flags: ServerFlags {
         var flags = ServerFlags()
-        flags.host = host.first
-        flags.port = port.first
+        flags.host = host
+        flags.port = port
         flags.bundleIDs = bundleIDs
-        flags.environment = environment.first
+        flags.environment = environment
         flags.sharedSecrets = sharedSecrets
         flags.xcode = xcode
         flags.roots = roots
-        flags.catalog = catalog.first
-        flags.maximumBodySize = maximumBodySize.first
-        flags.backend = backend.first
-        flags.maximumConnections = maximumConnections.first
-        flags.idleTimeout = idleTimeout.first
-        flags.requestTimeout = requestTimeout.first
-        flags.logLevel = logLevel.first
-        flags.database = database.first
+        flags.catalog = catalog
+        flags.maximumBodySize = maximumBodySize
+        flags.backend = backend
+        flags.maximumConnections = maximumConnections
+        flags.idleTimeout = idleTimeout
+        flags.requestTimeout = requestTimeout
+        flags.logLevel = logLevel
+        flags.database = database
         return flags
     }
 
@@ -133,7 +119,8 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        try checkGivenOnce()
+        // `--at` is the one option outside ServerSetting.all (it belongs to --rebuild-state).
+        guard rebuildAt.count <= 1 else { throw ValidationError("--at can be given once, not \(rebuildAt.count) times") }
         _ = try settings()
     }
 

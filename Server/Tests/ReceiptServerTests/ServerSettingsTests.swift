@@ -70,10 +70,10 @@ import Testing
 
     @Test func aFlagWinsOverItsVariable() throws {
         var flags = ServerFlags()
-        flags.port = 0
+        flags.port = [0]
         flags.bundleIDs = ["com.flag"]
         flags.xcode = false
-        flags.environment = "sandbox"
+        flags.environment = ["sandbox"]
         let settings = try Self.settings(
             ["RECEIPT_SERVER_PORT": "9090", "RECEIPT_SERVER_BUNDLE_ID": "com.variable", "RECEIPT_SERVER_XCODE": "1",
              "RECEIPT_SERVER_ENVIRONMENT": "production"], flags)
@@ -116,15 +116,15 @@ import Testing
     /// the variable whose flag wins.
     @Test func aSetButWrongVariableIsIgnoredWhenItsFlagIsGiven() {
         var flags = ServerFlags()
-        flags.port = 0
+        flags.port = [0]
         flags.bundleIDs = ["com.flag"]
-        flags.environment = "any"
-        flags.maximumBodySize = 4096
-        flags.maximumConnections = 8
-        flags.idleTimeout = 5
-        flags.requestTimeout = 5
-        flags.backend = "openssl"
-        flags.logLevel = "info"
+        flags.environment = ["any"]
+        flags.maximumBodySize = [4096]
+        flags.maximumConnections = [8]
+        flags.idleTimeout = [5]
+        flags.requestTimeout = [5]
+        flags.backend = ["openssl"]
+        flags.logLevel = ["info"]
         #expect(Self.failure([:], flags) == nil)
         for (name, value) in [
             ("PORT", "eighty"), ("PORT", "70000"), ("BUNDLE_ID", ""), ("ENVIRONMENT", "staging"), ("MAX_BODY_SIZE", "0"),
@@ -138,10 +138,14 @@ import Testing
     /// A wrong flag is named as the flag.
     @Test func aWrongFlagIsNamed() {
         for (set, expected) in [
-            ({ (flags: inout ServerFlags) in flags.port = 70000 }, "--port must lie in 0...65535, not 70000"),
-            ({ (flags: inout ServerFlags) in flags.requestTimeout = 0 }, "--request-timeout must be positive"),
-            ({ (flags: inout ServerFlags) in flags.environment = "prod" }, "--environment takes production, sandbox or any"),
-            ({ (flags: inout ServerFlags) in flags.backend = "x" }, "--backend: unknown backend 'x'"),
+            ({ (flags: inout ServerFlags) in flags.port = [70000] }, "--port must lie in 0...65535, not 70000"),
+            ({ (flags: inout ServerFlags) in flags.requestTimeout = [0] }, "--request-timeout must be positive"),
+            ({ (flags: inout ServerFlags) in flags.environment = ["prod"] }, "--environment takes production, sandbox or any"),
+            ({ (flags: inout ServerFlags) in flags.backend = ["x"] }, "--backend: unknown backend 'x'"),
+            // A flag that takes one value, given twice: refused, not the last kept.
+            ({ (flags: inout ServerFlags) in flags.port = [1, 0] }, "--port can be given once, not 2 times"),
+            ({ (flags: inout ServerFlags) in flags.database = ["a.sqlite", "b.sqlite", "c.sqlite"] }, "--database can be given once, not 3 times"),
+            ({ (flags: inout ServerFlags) in flags.logLevel = ["info", "info"] }, "--log-level can be given once, not 2 times"),
         ] {
             var flags = ServerFlags()
             set(&flags)
@@ -169,6 +173,7 @@ import Testing
         (["--environment", "production", "--environment", "any", "--port", "0"], "--environment can be given once, not 2 times"),
         (["--log-level", "info", "--log-level", "debug", "--log-level", "error", "--port", "0"], "--log-level can be given once, not 3 times"),
         (["--xcode", "--no-xcode", "--port", "0"], "'--no-xcode' had already been set with flag '--xcode'"),
+        (["--rebuild-state", "--at", "2025-01-01T00:00:00Z", "--at", "2025-01-02T00:00:00Z", "--port", "0"], "--at can be given once, not 2 times"),
     ])
     func anOptionGivenTwiceIsRefused(arguments: [String], message: String) async throws {
         let server = try ServerProcess(arguments)
@@ -228,7 +233,7 @@ import Testing
             ("--bundle-id", { (flags: inout ServerFlags) in flags.bundleIDs = ["com.a", ""] }),
             ("--shared-secret", { (flags: inout ServerFlags) in flags.sharedSecrets = [" "] }),
             ("--root", { (flags: inout ServerFlags) in flags.roots = [""] }),
-            ("--catalog", { (flags: inout ServerFlags) in flags.catalog = "" }),
+            ("--catalog", { (flags: inout ServerFlags) in flags.catalog = [""] }),
         ] {
             var flags = ServerFlags()
             set(&flags)
