@@ -9,9 +9,9 @@
 # ASan + LSan run every test. Every loop of generated inputs that takes
 # TestIterations (Tests/ReceiptTestSupport/TestIterations.swift) runs
 # 1/RECEIPTKIT_TEST_ITERATION_DIVISOR of its rounds (default 8 here; each still runs and meets
-# its scaled minimums), and the five agreement sweeps that cost most under ASan (mutated
-# SignedData headers, canonical input, one walk, one-pass decode, JWS cache) check every
-# divisor-th case, a different share per input or backend. The plain runs of Scripts/test.sh
+# its scaled minimums), and the seven sweeps that cost most under ASan (mutated SignedData
+# headers, canonical input, one walk, one-pass decode, JWS cache, single-byte mutants across
+# backends, the hour sweep of AppleCivilTexts) check every divisor-th case, a different share per input or backend. The plain runs of Scripts/test.sh
 # keep every round and case; RECEIPTKIT_TEST_ITERATION_DIVISOR=1 keeps them here too.
 #
 # TSan runs every test that runs ReceiptKit code on more than one thread at once (the list below

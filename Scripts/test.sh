@@ -94,7 +94,7 @@ server_started=$SECONDS
 printf 'server build and tests: %ds\n' "$((SECONDS - server_started))"
 bash Scripts/check-server-readme.sh "$(cd Server && swift build --show-bin-path)/receipt-server"
 
-step "sanitizers: every test under AddressSanitizer + LeakSanitizer (generated-input loops and the costliest agreement sweeps ÷${RECEIPTKIT_TEST_ITERATION_DIVISOR:-8}), then every concurrent test under ThreadSanitizer"
+step "sanitizers: every test under AddressSanitizer + LeakSanitizer (generated-input loops and the costliest sweeps ÷${RECEIPTKIT_TEST_ITERATION_DIVISOR:-8}), then every concurrent test under ThreadSanitizer"
 # Scripts/sanitizers.sh says what ThreadSanitizer runs and why the rest cannot race.
 bash Scripts/sanitizers.sh address thread
 

@@ -1,18 +1,20 @@
 import Foundation
 
-/// How many rounds a test's long loop of generated inputs runs.
+/// How many rounds a test's long loop of generated inputs runs, and which cases a costly sweep
+/// checks.
 ///
 /// The full count everywhere, except where `RECEIPTKIT_TEST_ITERATION_DIVISOR` is set to a whole
 /// number above 1: `Scripts/sanitizers.sh` sets it for the AddressSanitizer run, where every loop
 /// costs several times its plain-build time. Each scaled loop then runs `full / divisor` rounds
 /// (rounded up, and never fewer than 1), so every test still runs and checks every kind of input
 /// it generates; the plain test runs of `Scripts/test.sh` keep every round.
+///
 /// Loops over *generated* inputs take ``count(_:)``. A sweep over every fixture, position or
-/// variant keeps every case in the plain runs; under a divisor, the few sweeps that repeat the
-/// same validations many times (the agreement tests whose cost under AddressSanitizer was
-/// 56–108 s each, serial, in session 34's timing) take ``sample(_:offset:)``: every
-/// `divisor`-th case, each case at least once across the offsets the test gives. The plain runs
-/// check the agreement on every case; the sanitizer run checks memory on every kind of case.
+/// variant keeps every case in the plain runs; under a divisor, the few sweeps that cost most
+/// under AddressSanitizer (30–108 s each, serial, in session 34's timing; most of them agreement
+/// tests repeating the same validations) take ``sample(_:offset:divisor:)``: every `divisor`-th
+/// case, each case at least once across the offsets the test gives. The plain runs check the
+/// agreement on every case; the sanitizer run checks memory on every kind of case.
 public enum TestIterations {
     /// The divisor read from `RECEIPTKIT_TEST_ITERATION_DIVISOR`: 1 when it is unset, not a
     /// number, or below 1.
@@ -39,8 +41,8 @@ public enum TestIterations {
         return stride(from: start, to: items.count, by: divisor).map { items[$0] }
     }
 
-    /// A minimum that a sweep of every item must reach (`atLeast`), scaled as ``sample(_:offset:)``
-    /// scales the sweep: `atLeast / divisor`, rounded down.
+    /// A minimum that a sweep of every item must reach (`atLeast`), scaled as
+    /// ``sample(_:offset:divisor:)`` scales the sweep: `atLeast / divisor`, rounded down.
     public static func sampled(_ atLeast: Int) -> Int {
         atLeast / divisor
     }

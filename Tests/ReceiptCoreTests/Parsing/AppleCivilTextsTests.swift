@@ -33,7 +33,8 @@ import Testing
         for _ in 0..<TestIterations.count(200_000) {
             Self.check(Int64(bitPattern: random.next() % 315_537_897_600) - 62_167_219_200)
         }
-        for hour in stride(from: Int64(946_684_800), to: 2_208_988_800, by: 3600) {
+        // Every hour in the plain runs; every divisor-th one under the sanitizers (TestIterations).
+        for hour in TestIterations.sample(Array(stride(from: Int64(946_684_800), to: 2_208_988_800, by: 3600))) {
             for delta: Int64 in [-1, 0, 1] { Self.check(hour + delta) }
         }
         for seconds: Int64 in [-62_167_219_201, -62_167_219_200, -62_167_190_400, 253_402_300_799, 253_402_300_800, 0, -1, 1 << 52, -(1 << 52)] {
