@@ -59,7 +59,7 @@ package struct ValidityPeriod: Sendable, Equatable {
     ///   ``ReceiptValidationError/Code/backendFailure`` for a time no certificate can cover.
     package static func check(_ chain: [Certificate], at time: Date) throws(ReceiptValidationError) {
         guard let second = second(of: time) else {
-            throw ReceiptValidationError(.backendFailure, "The verification time \(time) cannot be represented.")
+            throw ReceiptValidationError(.backendFailure, unrepresentableTimeMessage(time))
         }
         for (depth, certificate) in chain.enumerated().reversed() {
             guard let period = ValidityPeriod(certificate: certificate.derBytes) else {
@@ -70,14 +70,29 @@ package struct ValidityPeriod: Sendable, Equatable {
                 throw ReceiptValidationError(
                     .certificateNotYetValid,
                     "The chain's certificate at depth \(depth) is not valid before "
-                        + "\(Date(timeIntervalSince1970: Double(period.notBefore))) (verification time \(time)).")
+                        + "\(text(period.notBefore)) (verification time \(RFC3339.string(from: time))).")
             }
             if second > period.notAfter {
                 throw ReceiptValidationError(
                     .certificateExpired,
                     "The chain's certificate at depth \(depth) expired at "
-                        + "\(Date(timeIntervalSince1970: Double(period.notAfter))) (verification time \(time)).")
+                        + "\(text(period.notAfter)) (verification time \(RFC3339.string(from: time))).")
             }
         }
+    }
+
+    // Dates in messages are written as the package writes every date (RFC 3339, UTC): Foundation's
+    // `Date.description` prints "<description unavailable>" for the years 0 and 9999, which
+    // `--at` accepts and a certificate's "no expiry" 99991231235959Z holds.
+
+    /// The certificate time `second` (seconds since 1970) as RFC 3339.
+    private static func text(_ second: Int64) -> String {
+        RFC3339.string(from: Date(timeIntervalSince1970: Double(second)))
+    }
+
+    /// The message for a verification time that no certificate time can be compared with (not
+    /// finite, or beyond ±10¹² s): the seconds as given, since it has no calendar date.
+    package static func unrepresentableTimeMessage(_ time: Date) -> String {
+        "The verification time \(time.timeIntervalSince1970) s since 1970 cannot be represented."
     }
 }

@@ -82,7 +82,7 @@ extension ReceiptValidator {
 
         // 3. Times, 4. signature, 5. markers.
         guard let second = ValidityPeriod.second(of: time) else {
-            throw ReceiptValidationError(.backendFailure, "The verification time \(time) cannot be represented.")
+            throw ReceiptValidationError(.backendFailure, ValidityPeriod.unrepresentableTimeMessage(time))
         }
         if !chain.window.contains(second: second) {
             try ValidityPeriod.check(chain.certificates, at: time)
