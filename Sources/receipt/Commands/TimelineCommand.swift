@@ -70,6 +70,9 @@ struct TimelineCommand: ParsableCommand {
         } catch {
             throw CommandFailure(status: .unreadable, message: "\(path.label) could not be written: \(error)")
         }
-        StandardError.write("wrote \(path.label): \(timeline.sections.flatMap(\.lanes).count) products, \(timeline.periodCount) periods\n")
+        StandardError.write(
+            "wrote \(path.label): \(TimelineSVG.counted(timeline.sections.flatMap(\.lanes).count, "product")), "
+                + "\(TimelineSVG.counted(timeline.periodCount, "period"))\n"
+        )
     }
 }

@@ -43,17 +43,28 @@ struct TimelineSVG {
                 duration: product.kind == .nonRenewing ? catalog.nonRenewingDuration(ofProduct: product.productID) : nil
             )
         }
-        var sections = entitlements.subscriptionGroups.map { group in
-            Section(
-                title: group.productIDs == [group.groupID] ? "Subscription" : "Group \(group.groupID)",
-                lanes: group.productIDs.compactMap(entitlements.product).map(lane)
-            )
+        // A subscription that no catalog group names is a group of its own, named after the
+        // product; those share one section rather than a heading each.
+        let (alone, named) = entitlements.subscriptionGroups.reduce(into: ([SubscriptionGroupEntitlement](), [SubscriptionGroupEntitlement]())) {
+            if $1.productIDs == [$1.groupID] { $0.0.append($1) } else { $0.1.append($1) }
         }
+        var sections = named.map { group in
+            Section(title: "Group \(group.groupID)", lanes: group.productIDs.compactMap(entitlements.product).map(lane))
+        }
+        sections.append(Section(
+            title: "Subscriptions in no --catalog group",
+            lanes: alone.flatMap(\.productIDs).compactMap(entitlements.product).map(lane)
+        ))
         let others = entitlements.products.filter { $0.subscriptionGroupID == nil }
         if !others.isEmpty {
             sections.append(Section(title: "Other products", lanes: others.map(lane)))
         }
         self.sections = sections.filter { !$0.lanes.isEmpty }
+    }
+
+    /// "1 period", "2 periods": a count and its noun, plural unless the count is one.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// How many bars the picture has: one per purchase with a period.
@@ -77,7 +88,10 @@ struct TimelineSVG {
     var svg: String {
         let lanes = sections.flatMap(\.lanes)
         let longestLabel = lanes.map(\.productID.count).max() ?? 10
-        let plotX0 = Self.margin + min(max(Double(longestLabel) * 6.6 + 24, 140), 380)
+        // Section titles are bold 12 px, about 7.4 px a character; lane labels 11 px, indented.
+        let longestTitle = sections.map(\.title.count).max() ?? 0
+        let labelColumn = max(Double(longestLabel) * 6.6 + 24, Double(longestTitle) * 7.4 + 12, 140)
+        let plotX0 = Self.margin + min(labelColumn, 380)
 
         var intervals: [(start: Double, end: Double)] = []
         for lane in lanes {
@@ -122,7 +136,7 @@ struct TimelineSVG {
             overlay.append(#"<text class="created-label" x="\#(x)" y="\#(Self.top - 12)" text-anchor="end">receipt created \#(RFC3339.string(from: creationDate)) ▾</text>"#)
         }
         let height = plotBottom + 130
-        let title = "\(receipt.bundleID ?? "receipt") — \(receipt.inAppPurchases.count) purchases, \(periodCount) periods"
+        let title = "\(receipt.bundleID ?? "receipt") — \(Self.counted(receipt.inAppPurchases.count, "purchase")), \(Self.counted(periodCount, "period"))"
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.fixed(width))" height="\(Self.fixed(height))" viewBox="0 0 \(Self.fixed(width)) \(Self.fixed(height))" font-family="Helvetica, Arial, sans-serif">

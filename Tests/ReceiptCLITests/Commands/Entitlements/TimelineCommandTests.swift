@@ -55,6 +55,34 @@ struct TimelineCommandTests {
         #expect(summary.creationLines == 1)
     }
 
+    /// The section headings of a picture, in order.
+    static func sectionTitles(_ svg: String) -> [String] {
+        svg.matches(of: /<text class="section"[^>]*>([^<]*)<\/text>/).map { String($0.output.1) }
+    }
+
+    @Test("a catalog group gets a heading; subscriptions in no group share one; counts are singular at one")
+    func sections() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svg = directory.appendingPathComponent("timeline.svg")
+        let catalog = directory.appendingPathComponent("catalog.json")
+        try Data(#"{"groups": {"nutcall": ["com.nutcallalert.inapp.optimum", "com.nutcallalert.inapp.pro"]}}"#.utf8).write(to: catalog)
+
+        #expect(try ReceiptCLI.run(["timeline", "--svg", svg.path, Self.stress]).status == 0)
+        #expect(Self.sectionTitles(try String(contentsOf: svg, encoding: .utf8)) == ["Subscriptions in no --catalog group"])
+
+        #expect(try ReceiptCLI.run(["timeline", "--catalog", catalog.path, "--svg", svg.path, Self.stress]).status == 0)
+        let grouped = try String(contentsOf: svg, encoding: .utf8)
+        #expect(Self.sectionTitles(grouped) == ["Group nutcall", "Subscriptions in no --catalog group"])
+        let labels = grouped.matches(of: /<text class="lane-label"[^>]*>([^<]*)</).map { String($0.output.1) }
+        #expect(labels == ["com.nutcallalert.inapp.optimum", "com.nutcallalert.inapp.pro", "com.nutcallalert.inapp.lite"])
+
+        let one = try ReceiptCLI.run(["timeline", "--svg", svg.path, ReceiptCLI.realReceipt("aporat-production-g5-sha256-2025-1iap.receipt").path])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stderr.hasSuffix(": 1 product, 1 period\n"), "\(one.stderr)")
+        #expect(try String(contentsOf: svg, encoding: .utf8).contains("— 1 purchase, 1 period</title>"))
+    }
+
     @Test("every Xcode receipt draws its one period (or none), to standard output")
     func xcodeReceipts() throws {
         let expected = [
