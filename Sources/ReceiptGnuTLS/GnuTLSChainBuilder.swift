@@ -19,7 +19,15 @@ enum GnuTLSChainBuilder {
         embedded: [GnuTLSX509Certificate],
         store: GnuTLSTrustStore
     ) throws(ReceiptValidationError) -> [GnuTLSX509Certificate] {
-        let chain = try path(from: leaf, embedded: embedded, anchors: store.anchorCertificates)
+        // As OpenSSL verifies (no partial chains), and as the validator's paths end: a path ends
+        // only at a self-issued anchor. An anchor issued by another certificate (a leaf or an
+        // intermediate given as a root) is one more candidate on the way to one, not an end:
+        // ending at it made a one-certificate chain of a leaf given beside Apple's root, refused
+        // as missing_apple_marker where OpenSSL verified the whole chain.
+        let anchors = store.anchorCertificates
+        let roots = anchors.filter { $0.isNamedAsIssued(by: $0) }
+        let others = anchors.filter { anchor in !roots.contains { $0 === anchor } }
+        let chain = try path(from: leaf, embedded: embedded + others, anchors: roots)
         var handles: [OpaquePointer?] = chain.map(\.handle)
         var status: UInt32 = 0
         let result = gnutls_x509_trust_list_verify_crt2(
