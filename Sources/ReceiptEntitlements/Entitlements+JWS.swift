@@ -42,13 +42,18 @@ extension Entitlements {
     /// not list joins the subscription group its newest transaction names
     /// (`subscriptionGroupIdentifier`), which a receipt does not carry.
     ///
+    /// A transaction given more than once (one `transactionId`: a token and the notification
+    /// that nests it, or the version Apple signed again after a refund) counts once, in its
+    /// latest signed version (`signedDate`; of equal ones, the first given).
+    ///
     /// `appTransaction`, when given, supplies the original application version. The environment
     /// is the newest transaction's (`Sandbox` reads as `ProductionSandbox`, as in a receipt).
     /// Pass transactions `ReceiptValidator.verifyJWS(_:)` returned, never unverified ones.
     public init(
-        transactions: [TransactionPayload], appTransaction: AppTransactionPayload? = nil, at date: Date,
+        transactions given: [TransactionPayload], appTransaction: AppTransactionPayload? = nil, at date: Date,
         catalog: ProductCatalog = .empty
     ) {
+        let transactions = Self.latestVersions(of: given)
         let newestFirst = transactions.sorted { ($0.purchaseDate ?? .distantPast) > ($1.purchaseDate ?? .distantPast) }
         var groups = catalog.subscriptionGroups
         for transaction in newestFirst {
@@ -66,5 +71,27 @@ extension Entitlements {
             inAppPurchases: transactions.map(\.inAppPurchase),
             originalApplicationVersion: appTransaction?.originalApplicationVersion)
         self.init(receipt: receipt, at: date, catalog: merged)
+    }
+
+    /// `transactions` with one entry per `transactionId` (the latest signed version, in the place
+    /// of the first given); those without an id are all kept.
+    static func latestVersions(of transactions: [TransactionPayload]) -> [TransactionPayload] {
+        var result: [TransactionPayload] = []
+        var positions: [String: Int] = [:]
+        for transaction in transactions {
+            guard let id = transaction.transactionId else {
+                result.append(transaction)
+                continue
+            }
+            if let position = positions[id] {
+                if (transaction.signedDate ?? .distantPast) > (result[position].signedDate ?? .distantPast) {
+                    result[position] = transaction
+                }
+            } else {
+                positions[id] = result.count
+                result.append(transaction)
+            }
+        }
+        return result
     }
 }

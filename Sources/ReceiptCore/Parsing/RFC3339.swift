@@ -154,6 +154,20 @@ public enum RFC3339 {
         ASCIICursor.string(capacity: maximumCompactLength) { write(date, to: $0) } ?? composedString(from: date)
     }
 
+    /// Formats a time given in milliseconds since 1970 (Apple's JWS dates) as
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, always with three fraction digits, exact to the millisecond:
+    /// the second as ``string(from:)`` writes it, the milliseconds from the integer (a `Date`'s
+    /// `Double` seconds can lose one). Outside the years 0 to 9999, ``string(from:)``'s text of
+    /// the second.
+    public static func string(fromMilliseconds milliseconds: Int64) -> String {
+        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (second, millisecond) = remainder < 0 ? (quotient - 1, remainder + 1000) : (quotient, remainder)
+        let text = string(from: Date(timeIntervalSince1970: Double(second)))
+        guard text.hasSuffix("Z") else { return text }
+        let digits = String(millisecond)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
     /// ``string(from:)`` built from its fields as strings: the reference the tests hold
     /// ``write(_:to:)`` to, and the text of dates outside the years 0 to 9999.
     static func composedString(from date: Date) -> String {

@@ -81,13 +81,7 @@ struct EntitlementsCommand: ParsableCommand {
             return
         }
         guard outcome.report.isValid, let receipt = outcome.report.receipt else {
-            let error = outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read")
-            if json {
-                try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
-            } else {
-                try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
-            }
-            throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
+            try reportFailure(outcome, outcome.report.error ?? ReceiptValidationError(.malformedReceipt, "the receipt could not be read"))
         }
         guard let date = moment.time.instant(for: receipt) else {
             throw CommandFailure(status: .invalid, message: "--at creation: the receipt has no creation date")
@@ -102,6 +96,18 @@ struct EntitlementsCommand: ParsableCommand {
 }
 
 extension EntitlementsCommand {
+    /// Prints why `outcome` gave no entitlements (`UNREADABLE` for a file that could not be read,
+    /// as `verify` says, else `INVALID`) and exits with its status: 3 or 1.
+    func reportFailure(_ outcome: VerificationOutcome, _ error: ReceiptValidationError) throws -> Never {
+        if json {
+            try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
+        } else {
+            let word = outcome.status == .unreadable ? "UNREADABLE" : "INVALID"
+            try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): \(word): \(ValidatedReceiptOptions.describe(error))")
+        }
+        throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
+    }
+
     /// Entitlements of verified JWS: the transactions (a notification's nested one too) and the app
     /// transaction, at `--at` (`creation` is the newest token's signedDate). Every input must be a
     /// valid token; the first that is not is printed as a receipt failure is.
@@ -111,18 +117,15 @@ extension EntitlementsCommand {
         var newestSignedDate = Date.distantPast
         for outcome in outcomes {
             guard let token = outcome.token else {
+                // A file that could not be read is reported as such (exit status 3), not as a
+                // receipt given among tokens.
+                if outcome.status == .unreadable, let error = outcome.report.error { try reportFailure(outcome, error) }
                 throw CommandFailure(status: .usage, message: "\(outcome.label) is not a JWS: several files are read only as JWS (a receipt is read alone)")
             }
             let verified: VerifiedJWS
             switch token.result {
             case .success(let value): verified = value
-            case .failure(let error):
-                if json {
-                    try StandardOutput.writeLine(JSONByteWriter.text(pretty: true) { $0.entitlementsFailure(error) })
-                } else {
-                    try StandardOutput.writeLine("\(outcome.label == "-" ? "(stdin)" : outcome.label): INVALID: \(ValidatedReceiptOptions.describe(error))")
-                }
-                throw ValidatedReceiptOptions.failureStatus(outcome).exitCode
+            case .failure(let error): try reportFailure(outcome, error)
             }
             newestSignedDate = max(newestSignedDate, verified.signedDate)
             switch verified.payload {

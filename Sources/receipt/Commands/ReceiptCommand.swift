@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ReceiptKit
 
 /// The `receipt` tool: verify, inspect and conformance-test App Store receipts locally.
@@ -29,9 +36,12 @@ struct ReceiptCommand: AsyncParsableCommand {
     /// exit status 2 (the convention of POSIX tools) instead of ArgumentParser's 64, and parses
     /// the arguments as ``CommandLineBytes`` hands them over (an argument that is not UTF-8 stands
     /// for its bytes); `verify` (the one asynchronous command) is run by ``runToExit(_:)``. The
-    /// allocator is set up first (``MallocTuning``).
+    /// allocator is set up first (``MallocTuning``), and SIGPIPE ignored: a reader that closes the
+    /// pipe makes a write fail with EPIPE, which the tool reports (exit status 3, a line on
+    /// standard error) instead of being killed without a word (status 141 in a shell).
     static func main() async {
         MallocTuning.apply()
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot(CommandLineBytes.current.arguments)
             if let verify = command as? VerifyCommand {

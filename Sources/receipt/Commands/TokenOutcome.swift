@@ -30,12 +30,7 @@ struct TokenOutcome: Sendable {
 enum TokenText {
     /// `2025-06-01T12:00:00.123Z`: Apple's millisecond dates keep their milliseconds.
     static func millisecondDate(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        let fraction = String(milliseconds - seconds * 1000)
-        var text = RFC3339.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        if text.hasSuffix("Z") { text.removeLast() }
-        return text + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+        RFC3339.string(fromMilliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
     /// The verified token's whole payload as JSON, with Apple's field names (every member kept).

@@ -131,8 +131,26 @@ struct VerificationRunner: Sendable {
         // The receipt report says what a command reading only receipts (`timeline`) should say.
         let notAReceipt = ReceiptValidationError(.notPKCS7, "The input is a JWS, not a receipt (verify, dump and entitlements read JWS).")
         var outcome = VerificationOutcome(label: label, report: ReceiptValidationReport(failure: notAReceipt))
-        outcome.token = TokenOutcome(verifying: bytes, with: validator)
+        let token = TokenOutcome(verifying: bytes, with: validator)
+        outcome.token = token
+        if case .success(let verified) = token.result, let notice = Self.uncheckedOptions(of: verified, configuration: validator.configuration) {
+            StandardError.write("receipt: \(label): \(notice)\n")
+        }
         return outcome
+    }
+
+    /// The options given that a verified token could not be checked against, as one sentence, or
+    /// nil: `--app-version` and `--device-id` are a receipt's checks (a JWS carries neither), and
+    /// a renewal info carries no bundle id for `--bundle-id`. Said on standard error, so that a
+    /// check asked for is never passed over without a word.
+    static func uncheckedOptions(of verified: VerifiedJWS, configuration: ReceiptValidator.Configuration) -> String? {
+        var options: [String] = []
+        if configuration.expectedBundleID != nil, verified.kind == .renewalInfo { options.append("--bundle-id") }
+        if configuration.expectedApplicationVersion != nil { options.append("--app-version") }
+        if configuration.deviceIdentifier != nil { options.append("--device-id") }
+        guard !options.isEmpty else { return nil }
+        return options.joined(separator: ", ") + " not checked: a \(verified.kind.rawValue) JWS does not carry "
+            + (options == ["--bundle-id"] ? "a bundle id" : "what \(options.count == 1 ? "it checks" : "they check")")
     }
 
     /// The certificates a receipt carries, read without verification; empty when it is not PKCS #7.

@@ -26,11 +26,15 @@ enum FileContents {
     }
 
     /// Every byte of the file at `path`; fails when it cannot be opened or read, or holds more
-    /// than `limit` bytes.
+    /// than `limit` bytes. Opened without waiting (`O_NONBLOCK`, then cleared for the reads): a
+    /// FIFO that no program writes to reads as empty instead of holding the tool forever, and a
+    /// pipe that one writes to (`--root <(…)`) is read to its end.
     static func read(_ path: InputPath, limit: Int = 16 << 20) throws(Failure) -> [UInt8] {
-        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw Failure.fromErrno() }
         defer { close(descriptor) }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw Failure.fromErrno() }
         let bytes = try read(descriptor: descriptor, upTo: limit < Int.max ? limit + 1 : limit)
         guard bytes.count <= limit else { throw Failure(description: "larger than \(limit) bytes") }
         return bytes

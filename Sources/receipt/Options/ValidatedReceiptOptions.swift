@@ -64,10 +64,11 @@ struct ValidatedReceiptOptions: ParsableArguments {
         outcome.status == .unreadable ? .unreadable : .invalid
     }
 
-    /// `code — message [library message]` for a failed validation.
+    /// `code — message [library message]` for a failed validation, controls escaped (a message
+    /// can quote a certificate's name: ``TerminalText``).
     static func describe(_ error: ReceiptValidationError) -> String {
         var message = error.message
         if let library = error.libraryMessage, !library.isEmpty { message += " [\(library)]" }
-        return "\(error.code.rawValue) — \(message)"
+        return TerminalText.escaped("\(error.code.rawValue) — \(message)")
     }
 }

@@ -37,7 +37,7 @@ struct AttributeListing {
             lines.append("In-app purchase \(index + 1) of \(receipt.inAppPurchases.count):")
             lines += Self.render(Self.typedFields(purchase), raw: Self.rawFields(purchase), indent: "  ")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     private static func typedFields(_ purchase: InAppPurchase) -> [(Int, String, String?)] {

@@ -17,13 +17,15 @@ struct EntitlementsText {
     var text: String {
         var text = "\(label == "-" ? "(stdin)" : label): VALID\n"
         text += "  Entitlements at:       \(RFC3339.string(from: entitlements.date))\n"
-        text += "  Original app version:  \(originalVersion)\n"
+        text += "  Original app version:  \(TerminalText.escaped(originalVersion))\n"
         if entitlements.products.isEmpty {
             return text + "  No in-app purchases.\n"
         }
         for group in entitlements.subscriptionGroups {
             let eligibility = group.isEligibleForIntroductoryOffer ? "eligible" : "not eligible (trial or intro already used)"
-            text += "\nGroup \(group.groupID): active \(group.activeProductID ?? "none"); intro offer \(eligibility)\n"
+            // Group and product ids come from the token or the catalog: controls escaped.
+            text += "\nGroup \(TerminalText.escaped(group.groupID)): active \(TerminalText.escaped(group.activeProductID ?? "none")); "
+                + "intro offer \(eligibility)\n"
             text += table(group.productIDs.compactMap(entitlements.product)).render(indent: "  ")
         }
         let others = entitlements.products.filter { $0.subscriptionGroupID == nil }

@@ -41,7 +41,8 @@ struct HumanReport {
         }
         lines += chainLines(report, summaries: summaries)
         for line in lines {
-            output.append(contentsOf: line.utf8)
+            // Names, strings and messages come from the file: controls escaped (TerminalText).
+            output.append(contentsOf: TerminalText.escaped(line).utf8)
             output.append(0x0A)
         }
         if let receipt = report.receipt {

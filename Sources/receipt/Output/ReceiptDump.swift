@@ -62,7 +62,7 @@ struct ReceiptDump {
                 lines.append("       valid \(summary.validity)")
             }
         }
-        var text = lines.joined(separator: "\n") + "\n"
+        var text = lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
         if let receipt {
             text += AttributeListing(receipt: receipt).text
         }

@@ -13,7 +13,8 @@ struct TextTable {
     }
 
     /// Appends the table's lines to `output` as UTF-8: each prefixed by `indent`, columns padded
-    /// to their widest cell (in characters) plus two spaces, trailing spaces trimmed.
+    /// to their widest cell (in characters) plus two spaces, trailing spaces trimmed; a cell's
+    /// control characters escaped (``TerminalText``).
     func render(indent: String = "", into output: inout [UInt8]) {
         // Each cell is measured once (its width kept in one flat array, row by row) and copied
         // from its string's own UTF-8 storage: a receipt with many purchases has a row each.
@@ -31,6 +32,9 @@ struct TextTable {
                 }
             }
         }
+        // Cells hold what a receipt or token says: controls escaped (TerminalText).
+        let header = header.map(TerminalText.escaped)
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         measure(header)
         for row in rows { measure(row) }
         var measured = 0

@@ -127,7 +127,7 @@ struct TokenDump {
         if let signatureLength {
             lines.append("Signature: \(signatureLength) bytes")
         }
-        var text = lines.joined(separator: "\n") + "\n"
+        var text = lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
         if let payload {
             text += "Payload:\n" + JSONText.encode(JSONValueText(payload), compact: false) + "\n"
         }

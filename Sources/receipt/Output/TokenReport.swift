@@ -37,7 +37,7 @@ struct TokenReport {
             lines += summaries.lines(for: verified.chain)
         }
         for line in lines {
-            output.append(contentsOf: line.utf8)
+            output.append(contentsOf: TerminalText.escaped(line).utf8)
             output.append(0x0A)
         }
     }

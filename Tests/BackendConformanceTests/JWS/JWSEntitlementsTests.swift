@@ -64,4 +64,28 @@ struct JWSEntitlementsTests {
         #expect(fromJWS == fromReceipt)
         #expect(fromJWS.product(try #require(transaction.productId)) != nil)
     }
+
+    /// One transaction given twice, or in two signed versions (the second after a refund), is
+    /// one purchase: counted twice, a product once showed 2 purchases for one transaction id.
+    @Test("A transaction given more than once counts once, in its latest signed version")
+    func aRepeatedTransactionCountsOnce() throws {
+        let transaction = try Self.verify("valid-transaction")
+        let date = try #require(transaction.purchaseDate).addingTimeInterval(60)
+        let productID = try #require(transaction.productId)
+        let once = Entitlements(transactions: [transaction], at: date)
+        #expect(Entitlements(transactions: [transaction, transaction], at: date) == once)
+        #expect(Entitlements(transactions: [transaction, transaction], at: date).product(productID)?.purchases.count == 1)
+
+        var refunded = transaction
+        refunded.signedDate = try #require(transaction.signedDate).addingTimeInterval(3600)
+        refunded.revocationDate = date.addingTimeInterval(-30)
+        for order in [[transaction, refunded], [refunded, transaction]] {
+            let entitlements = Entitlements(transactions: order, at: date)
+            let product = try #require(entitlements.product(productID))
+            #expect(product.purchases.count == 1)
+            #expect(product.purchases.first?.cancellationDate == refunded.revocationDate)
+            #expect(!product.isActive)
+        }
+        #expect(once.product(productID)?.isActive == true)
+    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ReceiptTestSupport
 import Testing
 
@@ -147,5 +150,34 @@ struct VerifyExitStatusTests {
             // The same command to a file succeeds: the failure is the output's, not the receipt's.
             #expect(try ReceiptCLI.run(arguments).status == 0, "\(arguments)")
         }
+    }
+
+    /// Standard output a pipe whose reader has gone: the write fails with EPIPE, which the tool
+    /// reports (exit status 3 and a line on standard error, as the README says) instead of dying
+    /// of SIGPIPE without a word (status 141 in a shell).
+    @Test("a closed pipe: exit status 3 and a line on standard error, not death by SIGPIPE")
+    func closedPipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errorURL = directory.appendingPathComponent("stderr")
+        try Data().write(to: errorURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        let process = Process()
+        process.executableURL = try ReceiptCLI.executable()
+        process.arguments = ["verify", Self.sample]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        process.standardError = error
+        try process.run()
+        close(ends[1])
+        process.waitUntilExit()
+        try error.close()
+        let stderr = String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 3, "\(stderr)")
+        #expect(stderr.contains("the output could not be written: Broken pipe"), "\(stderr)")
     }
 }

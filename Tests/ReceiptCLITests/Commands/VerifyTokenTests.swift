@@ -64,6 +64,21 @@ struct VerifyTokenTests {
         #expect(match.status == 0, "\(match.stdout)")
     }
 
+    /// Options a token cannot be checked against are named on standard error (they were passed
+    /// over without a word): `--app-version` and `--device-id` on any JWS, `--bundle-id` on a
+    /// renewal info. The verdict stays the token's own.
+    @Test("options a JWS cannot be checked against are named on standard error")
+    func uncheckedOptionsAreNamed() throws {
+        let receiptOnly = try ReceiptCLI.run(["verify", "--app-version", "999", "--device-id", "00112233-4455-6677-8899-AABBCCDDEEFF", Self.realTransaction])
+        #expect(receiptOnly.status == 0, "\(receiptOnly.stderr)")
+        #expect(receiptOnly.stderr.contains(": --app-version, --device-id not checked: a transaction JWS does not carry what they check"), "\(receiptOnly.stderr)")
+        let renewal = try ReceiptCLI.run(["verify", "--bundle-id", "com.wrong.app", Self.realRenewal])
+        #expect(renewal.status == 0, "\(renewal.stderr)")
+        #expect(renewal.stderr.contains(": --bundle-id not checked: a renewal_info JWS does not carry a bundle id"), "\(renewal.stderr)")
+        let plain = try ReceiptCLI.run(["verify", Self.realTransaction])
+        #expect(!plain.stderr.contains("not checked"), "\(plain.stderr)")
+    }
+
     @Test("--root: the synthetic chain verifies under its own root, not under Apple's", arguments: CryptoBackends.all.map(\.name))
     func rootAndBackend(backend: String) throws {
         let notification = Self.token("valid-notification")

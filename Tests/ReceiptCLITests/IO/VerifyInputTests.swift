@@ -80,6 +80,21 @@ struct VerifyInputTests {
         #expect(result.stdout.contains("is not a regular file"), "\(result.stdout)")
     }
 
+    /// `--root` and `--catalog` naming a FIFO that nothing writes to: the tool held in open(2)
+    /// for ever; now the FIFO reads as empty, which is no certificate or catalog (a usage error).
+    @Test("a named pipe given as --root or --catalog does not hold the tool: an empty file, exit 2")
+    func namedPipeAsOption() throws {
+        let directory = try ReceiptCLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("fifo").path
+        try #require(mkfifo(path, 0o600) == 0)
+        for arguments in [["verify", "--root", path, Self.sample.path], ["entitlements", "--catalog", path, Self.sample.path]] {
+            let (result, hadToOpen) = try NamedPipeWatchdog.run(path: path, every: 10) { try ReceiptCLI.run(arguments) }
+            #expect(!hadToOpen, "receipt waited in open(2) for a writer: \(arguments)")
+            #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test("a directory of the Apple fixtures with --ndjson: one valid line per file, sorted by name; a subdirectory skipped and counted; summary on stderr; no progress bar off a terminal")
     func directoryNDJSON() throws {
         let directory = try ReceiptCLI.temporaryDirectory()

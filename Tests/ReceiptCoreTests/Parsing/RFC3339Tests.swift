@@ -101,4 +101,32 @@ import ReceiptTestSupport
             #expect(RFC3339.string(from: date) == composed, "\(interval)")
         }
     }
+
+    /// Milliseconds since 1970 written with three fraction digits, exact: each text reads back as
+    /// the millisecond it came from, over every millisecond of seconds from 1970 to 2100 and
+    /// before 1970. (Through a `Date`, Foundation's formatter wrote about half of them one early.)
+    @Test func millisecondsAreWrittenExactly() {
+        #expect(RFC3339.string(fromMilliseconds: 1_748_779_200_123) == "2025-06-01T12:00:00.123Z")
+        #expect(RFC3339.string(fromMilliseconds: 1_722_506_400_007) == "2024-08-01T10:00:00.007Z")
+        #expect(RFC3339.string(fromMilliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.string(fromMilliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(RFC3339.string(fromMilliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        var wrong: [String] = []
+        var checked = 0
+        for base in stride(from: Int64(-86_400_000 * 400), to: 4_102_444_800_000, by: 86_400_000 * 997) {
+            for millisecond in Int64(0)..<1000 {
+                let value = base + millisecond
+                let text = RFC3339.string(fromMilliseconds: value)
+                checked += 1
+                guard let date = RFC3339.parse(text), Int64((date.timeIntervalSince1970 * 1000).rounded()) == value,
+                      text.utf8.count == 24
+                else {
+                    wrong.append("\(value) written \(text)")
+                    continue
+                }
+            }
+        }
+        #expect(checked > 40_000)
+        #expect(wrong.isEmpty, "\(wrong.count) wrong, first: \(wrong.prefix(3))")
+    }
 }

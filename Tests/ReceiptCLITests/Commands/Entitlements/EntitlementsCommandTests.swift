@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptTestSupport
 import Testing
 
 /// `receipt entitlements`: the receipt is validated as `verify` does, then the entitlements at
@@ -117,5 +118,28 @@ struct EntitlementsCommandTests {
         #expect(duration.stderr.contains("not an ISO 8601 duration"))
         #expect(try ReceiptCLI.run(["entitlements", "--catalog", "/nonexistent/catalog.json", Self.stress]).status == 3)
         #expect(try ReceiptCLI.run(["entitlements", "/nonexistent/app.receipt"]).status == 3)
+    }
+
+    /// Several JWS: a file among them that cannot be read is UNREADABLE with exit status 3 (it
+    /// was called "not a JWS", a usage error, exit 2); one transaction given twice, or beside the
+    /// notification that nests it, counts once (it showed PURCHASES 2).
+    @Test("several JWS: an unreadable one exits 3; a repeated transaction counts once")
+    func severalTokens() throws {
+        let root = Fixtures.directory.appendingPathComponent("jws/pki/root.pem").path
+        let transaction = Fixtures.directory.appendingPathComponent("jws/tokens/valid-transaction.jws").path
+        let notification = Fixtures.directory.appendingPathComponent("jws/tokens/valid-notification.jws").path
+        let missing = try ReceiptCLI.run(["entitlements", "--root", root, "--at", "creation", transaction, "/nonexistent/x.jws"])
+        #expect(missing.status == 3, "\(missing.stdout) \(missing.stderr)")
+        #expect(missing.stdout.contains("/nonexistent/x.jws: UNREADABLE: receipt_not_found"), "\(missing.stdout)")
+        let missingFirst = try ReceiptCLI.run(["entitlements", "/nonexistent/app.receipt"])
+        #expect(missingFirst.stdout.contains("UNREADABLE: receipt_not_found"), "\(missingFirst.stdout)")
+
+        for files in [[transaction, transaction], [transaction, notification]] {
+            let result = try ReceiptCLI.run(["entitlements", "--root", root, "--at", "creation"] + files)
+            #expect(result.status == 0, "\(result.stderr)")
+            // The product's row ends with its PURCHASES column.
+            let row = result.stdout.split(separator: "\n").filter { $0.contains("com.receiptkit.test.monthly  auto_renewable") }
+            #expect(row.count == 1 && row.first?.hasSuffix("  1") == true, "\(files): \(result.stdout)")
+        }
     }
 }
