@@ -86,6 +86,7 @@ final class RequestGuard {
         guard deadline == nil else { return }
         deadline = channel.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) {
             self.deadline = nil
+            guard self.channel.isActive else { return }
             self.metrics.recordRequestTimeout()
             self.logger.notice("closing a connection: its request was not read whole in time", metadata: [
                 "request_timeout_seconds": "\(self.requestTimeout.nanoseconds / 1_000_000_000)"
@@ -96,6 +97,13 @@ final class RequestGuard {
 
     /// The request has been read to its end: the clock stops until the next one begins.
     func requestRead() {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    /// The connection has closed (the client left, or the server answered a request it could not
+    /// read and closed): the clock stops, and nothing is counted or logged as a timeout.
+    func connectionClosed() {
         deadline?.cancel()
         deadline = nil
     }
@@ -130,11 +138,17 @@ final class RequestStartHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
         context.fireChannelRead(data)
     }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state.connectionClosed()
+        context.fireChannelInactive()
+    }
 }
 
 /// After the HTTP codec: stops a request's clock at its end, tells the registry when the
-/// connection is busy or idle, and adds `Connection: close` to the answers written during a
-/// graceful shutdown (after which Hummingbird closes the connection).
+/// connection is busy or idle, answers `Expect: 100-continue` with `100 Continue`, and adds
+/// `Connection: close` to the answers written during a graceful shutdown (after which Hummingbird
+/// closes the connection).
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -149,10 +163,16 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let request):
             state.requestBegan()
             state.unanswered += 1
             if state.unanswered == 1 { state.connections.setBusy(context.channel, true) }
+            // RFC 9110 §10.1.1: a request that expects 100-continue is told to send its body
+            // (a client otherwise waits about a second before it sends the body anyway: curl
+            // above 1 MB, older libcurl and PHP clients above 1 KB). The request's deadline runs.
+            if let expectation = request.headerFields[.expect], expectation.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+            }
         case .body:
             break
         case .end:
@@ -163,7 +183,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var response) where state.isQuiescing:
+        case .head(var response) where state.isQuiescing && response.status.kind != .informational:
             response.headerFields[.connection] = "close"
             context.write(wrapOutboundOut(.head(response)), promise: promise)
         case .end:

@@ -121,6 +121,9 @@ struct ReceiptServerCommand: AsyncParsableCommand {
     func validate() throws {
         // `--at` is the one option outside ServerSetting.all (it belongs to --rebuild-state).
         guard rebuildAt.count <= 1 else { throw ValidationError("--at can be given once, not \(rebuildAt.count) times") }
+        guard rebuildAt.isEmpty || rebuildState else {
+            throw ValidationError("--at is read only with --rebuild-state; a serving process derives each state at the request's time")
+        }
         _ = try settings()
     }
 

@@ -48,6 +48,42 @@ extension LoadBehaviourTests {
         }
     }
 
+    /// Connections that close before the request deadline (the server answering a request it
+    /// cannot read with 400 and closing, a client leaving in the middle of a head) are not
+    /// request timeouts: the counter stayed at 0 here where it once counted all 8, each with a
+    /// "not read whole in time" notice, when their deadlines fired after the close. A head left
+    /// half sent on an open connection still counts once.
+    @Test(.timeLimit(.minutes(1)))
+    func closedConnectionsAreNotCountedAsTimeouts() async throws {
+        var options = ServerOptions()
+        options.requestTimeout = 1
+        options.idleTimeout = 10
+        try await RunningService.with(options) { running in
+            func timeouts() -> String? {
+                running.service.metrics.prometheusText(cache: nil, pending: 0, isReady: true, connections: running.service.connections)
+                    .split(separator: "\n").first { $0.hasPrefix(#"receipt_connections_closed_total{reason="request_timeout"}"#) }
+                    .map(String.init)
+            }
+            for _ in 0..<3 {
+                let client = try RawConnection(port: running.port)
+                client.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n")
+                let answer = await client.readResponseUntilClosed(timeoutSeconds: 5)
+                #expect(answer.head.hasPrefix("HTTP/1.1 400"), "\(answer.head)")
+            }
+            for _ in 0..<5 {
+                let client = try RawConnection(port: running.port)
+                client.send("GET /hea")
+                try await Task.sleep(for: .milliseconds(50))
+                client.disconnect()
+            }
+            let held = try RawConnection(port: running.port)
+            held.send("GET /hea")
+            #expect(await held.waitForClose(timeoutSeconds: 5), "the half-sent head is closed at the deadline")
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(timeouts() == #"receipt_connections_closed_total{reason="request_timeout"} 1"#, "\(timeouts() ?? "no line")")
+        }
+    }
+
     /// 2,000 idle connections against `--max-connections 20`: each new one takes the place of the
     /// longest idle, so `/health` and `POST /verifyReceipt` on a fresh connection are answered at
     /// once instead of waiting unserved behind them.

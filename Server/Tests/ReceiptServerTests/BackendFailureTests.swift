@@ -42,7 +42,9 @@ import Testing
         let file = directory.appendingPathComponent(broken.file)
         try Data(broken.contents.utf8).write(to: file)
 
-        let server = try ServerProcess(["--port", "0", "--backend", broken.backend], environment: [broken.variable: file.path])
+        let server = try ServerProcess(
+            ["--port", "0", "--backend", broken.backend, "--database", directory.appendingPathComponent("state.sqlite").path],
+            environment: [broken.variable: file.path])
         let port = try #require(try await server.listeningPort(), "\(server.log)")
         let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
         try await HTTPTestClient.with(port: port) { client in
@@ -55,20 +57,47 @@ import Testing
             #expect(object["status"] as? Int == 21005, "\(broken.backend): \(object)")
             #expect((object["receiptkit"] as? [String: Any])?["code"] as? String == "backend_failure")
 
+            // A genuine StoreKit 2 transaction, as a client and as a notification: 503 (try
+            // again), not a 400 that calls it forged.
+            for (path, body) in try Self.genuineTokenBodies() {
+                let answer = try await client.post(path, body: body)
+                #expect(answer.status == .serviceUnavailable, "\(broken.backend) \(path): \(answer.status)")
+                #expect(answer.headers[.retryAfter] == "1")
+                let refusal = try ServerFixtures.object(answer.body)
+                #expect(refusal["code"] as? String == "backend_failure", "\(broken.backend) \(path): \(refusal)")
+            }
+
             let metrics = String(buffer: try await client.get("/metrics").body)
-            #expect(metrics.contains("receipt_backend_failures_total 1"))
+            #expect(metrics.contains("receipt_backend_failures_total 3"))
             #expect(metrics.contains(#"receipt_requests_total{code="200",status="21005"} 1"#))
             #expect(metrics.contains("receipt_backend_ready 0"))
         }
         try await server.stop()
         #expect(server.log.contains("error receipt-server:"), "\(server.log)")
-        #expect(server.log.contains("backend_failure"), "\(server.log)")
+        #expect(server.log.contains("backend_failure: the receipt was answered 21005"), "\(server.log)")
+        #expect(server.log.contains("backend_failure: a token was answered 503"), "\(server.log)")
+    }
+
+    /// A real Apple-signed StoreKit 2 transaction (Fixtures/real-jws), as `POST /transactions`
+    /// and as `POST /notifications` bodies.
+    static func genuineTokenBodies() throws -> [(path: String, body: ByteBuffer)] {
+        let token = String(decoding: try ServerFixtures.bytes("real-jws/mingos-sandbox-consumable-transaction-2025.jws"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return [
+            ("/transactions", ByteBuffer(string: #"{"signedTransactions": ["\#(token)"]}"#)),
+            ("/notifications", ByteBuffer(string: #"{"signedPayload": "\#(token)"}"#)),
+        ]
     }
 
     /// The same process with the library intact: ready, and the receipt valid.
+    /// The transaction is stored; as a notification it is the wrong kind (a verdict: 400); with
+    /// its signature changed, a 400 `invalid_signature` verdict.
     @Test(.timeLimit(.minutes(1)), arguments: ["openssl", "gnutls"])
     func healthIsOkWhenCryptoWorks(_ backend: String) async throws {
-        let server = try ServerProcess(["--port", "0", "--backend", backend])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try ServerProcess(["--port", "0", "--backend", backend, "--database", directory.appendingPathComponent("state.sqlite").path])
         let port = try #require(try await server.listeningPort(), "\(server.log)")
         let receipt = try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")
         try await HTTPTestClient.with(port: port) { client in
@@ -76,6 +105,22 @@ import Testing
             #expect(health.status == .ok)
             let response = try await client.post("/verifyReceipt", body: try ServerFixtures.body(receipt))
             #expect(try ServerFixtures.object(response.body)["status"] as? Int == 0)
+
+            let bodies = try Self.genuineTokenBodies()
+            let stored = try await client.post(bodies[0].path, body: bodies[0].body)
+            #expect(stored.status == .ok, "\(backend): \(String(buffer: stored.body))")
+            let notification = try await client.post(bodies[1].path, body: bodies[1].body)
+            #expect(notification.status == .badRequest)
+            #expect(try ServerFixtures.object(notification.body)["code"] as? String == "wrong_token_kind")
+            var forged = bodies[0].body
+            let text = String(buffer: forged)
+            let last = try #require(text.range(of: "\"]}", options: .backwards))
+            // A character well inside the signature (the last one holds padding bits).
+            let inside = text.index(last.lowerBound, offsetBy: -10)
+            forged = ByteBuffer(string: text.replacingCharacters(in: inside...inside, with: text[inside] == "A" ? "B" : "A"))
+            let refused = try await client.post("/transactions", body: forged)
+            #expect(refused.status == .badRequest, "\(backend): \(String(buffer: refused.body))")
+            #expect(try ServerFixtures.object(refused.body)["code"] as? String == "invalid_signature")
             let metrics = String(buffer: try await client.get("/metrics").body)
             #expect(metrics.contains("receipt_backend_ready 1"))
             #expect(metrics.contains("receipt_backend_failures_total 0"))

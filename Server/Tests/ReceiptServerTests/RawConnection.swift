@@ -97,6 +97,18 @@ final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200")
     }
 
+    /// What has arrived so far as text, after waiting until it holds `marker` (or
+    /// `timeoutMilliseconds` pass, or the peer closes); waits on a thread of its own.
+    func text(containing marker: String, timeoutMilliseconds: Int) async -> String {
+        await onOwnThread {
+            let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
+            while ContinuousClock.now < deadline, !String(decoding: self.received, as: UTF8.self).contains(marker) {
+                if self.readAvailable(waitingMilliseconds: 20) == false { break }
+            }
+            return String(decoding: self.received, as: UTF8.self)
+        }
+    }
+
     /// Closes the connection.
     func disconnect() {
         guard isOpen else { return }

@@ -166,7 +166,8 @@ import Testing
     }
 
     /// An option that takes one value, given twice, and `--xcode --no-xcode`: ArgumentParser kept
-    /// the last without a word (`--port 1 --port 0` listened on a free port). The process exits
+    /// the last without a word (`--port 1 --port 0` listened on a free port); and `--at` without
+    /// `--rebuild-state`, which nothing read. The process exits
     /// with status 64, naming the option, and never listens.
     @Test(.timeLimit(.minutes(1)), arguments: [
         (["--port", "1", "--port", "0"], "--port can be given once, not 2 times"),
@@ -174,6 +175,8 @@ import Testing
         (["--log-level", "info", "--log-level", "debug", "--log-level", "error", "--port", "0"], "--log-level can be given once, not 3 times"),
         (["--xcode", "--no-xcode", "--port", "0"], "'--no-xcode' had already been set with flag '--xcode'"),
         (["--rebuild-state", "--at", "2025-01-01T00:00:00Z", "--at", "2025-01-02T00:00:00Z", "--port", "0"], "--at can be given once, not 2 times"),
+        // Not twice, but without effect: --at belongs to --rebuild-state (it was ignored).
+        (["--at", "2020-01-01T00:00:00Z", "--port", "0"], "--at is read only with --rebuild-state"),
     ])
     func anOptionGivenTwiceIsRefused(arguments: [String], message: String) async throws {
         let server = try ServerProcess(arguments)

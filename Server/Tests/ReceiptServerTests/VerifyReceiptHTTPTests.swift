@@ -58,6 +58,10 @@ import Testing
             (.post, Self.json, try ServerFixtures.body(production, password: "0123abcd"), .ok, 0, nil),
             (.get, [:], nil, .ok, 21000, "not_post"),
             (.put, Self.json, try ServerFixtures.body(production), .ok, 21000, "not_post"),
+            (.delete, [:], nil, .ok, 21000, "not_post"),
+            (.patch, Self.json, try ServerFixtures.body(production), .ok, 21000, "not_post"),
+            (.options, [:], nil, .ok, 21000, "not_post"),  // was an empty 404
+            (.trace, [:], nil, .ok, 21000, "not_post"),
             (.post, Self.json, ByteBuffer(string: "{not json"), .ok, 21000, "not_json_object"),
             (.post, Self.json, ByteBuffer(string: "[]"), .ok, 21000, "not_json_object"),
             (.post, Self.json, nil, .ok, 21000, "not_json_object"),
@@ -100,6 +104,25 @@ import Testing
             let object = try ServerFixtures.object(refused.body)
             #expect(object["status"] as? Int == 21003)
             #expect((object["receiptkit"] as? [String: Any])?["code"] as? String == "bundle_id_not_accepted")
+        }
+    }
+
+    /// `Expect: 100-continue`: the server answers `100 Continue` to the head at once, then the
+    /// body's answer (it sent nothing, and a client waited about a second before sending the body
+    /// anyway: curl above 1 MB, older libcurl and PHP clients above 1 KB).
+    @Test(.timeLimit(.minutes(1)))
+    func expectContinueIsAnswered() async throws {
+        let body = Array(try ServerFixtures.body(try ServerFixtures.base64("aporat-production-g5-sha256-2025-1iap")).readableBytesView)
+        try await RunningService.with(ServerOptions()) { running in
+            let client = try RawConnection(port: running.port)
+            client.send("POST /verifyReceipt HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.count)\r\nExpect: 100-Continue\r\n\r\n")
+            let interim = await client.text(containing: "\r\n\r\n", timeoutMilliseconds: 800)
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
+            await client.send(body)
+            let answer = await client.text(containing: #""status":0"#, timeoutMilliseconds: 10_000)
+            #expect(answer.contains("\r\n\r\nHTTP/1.1 200 OK\r\n"), "\(answer.prefix(300))")
+            #expect(answer.contains(#""status":0"#))
         }
     }
 

@@ -39,6 +39,23 @@ struct StateDerivationTests {
         return derived.state
     }
 
+    /// A consumable is never active; a non-consumable is, from its purchase on, until revoked.
+    /// (The consumable was active for ever, while the same answer's entitlements said inactive.)
+    @Test func aConsumableIsNeverActive() throws {
+        for (type, activeAfterPurchase) in [("Consumable", false), ("Non-Consumable", true)] {
+            var payload = UnsignedTokens.transaction(id: "3000", product: "com.example.coins", purchase: Self.start, expires: 0, signed: Self.start - 10)
+            payload["expiresDate"] = nil
+            payload["subscriptionGroupIdentifier"] = nil
+            payload["type"] = type
+            let tokens = [UnsignedTokens.stored(.transaction, payload)]
+            let before = try #require(derive(tokens, at: Self.start - 1))
+            #expect(!before.isActive, "\(type) before its purchase")
+            let after = try #require(derive(tokens, at: Self.start + 400 * Self.day))
+            #expect(after.isActive == activeAfterPurchase, "\(type)")
+            #expect(after.expiresDate == nil)
+        }
+    }
+
     @Test func everyArrivalOrderAndRepeatGivesOneState() throws {
         let tokens = Self.history()
         let now = Self.start + 70 * Self.day

@@ -51,6 +51,23 @@ struct StatefulVerifyReceiptResponseTests {
         #expect(StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: false).jsonBytes() == response.jsonBytes())
     }
 
+    /// One subscription has one group id in the answer: the receipt's (from `--catalog`) when its
+    /// entries carry one, else Apple's from the stored transactions, on the receipt's entries too.
+    /// (A stored renewal carried Apple's "21000000" beside the receipt's catalog "G1".)
+    @Test func aSubscriptionHasOneGroupID() throws {
+        let renewed = UnsignedTokens.transaction(
+            id: "2001", purchase: Self.start + 30 * Self.day, expires: Self.start + 60 * Self.day, signed: Self.start + 30 * Self.day)
+        let states = states([UnsignedTokens.stored(.transaction, renewed)], at: Self.start + 31 * Self.day)
+        var catalogued = try Self.receiptAnswer()
+        catalogued.latestReceiptInfo?[0].subscriptionGroupIdentifier = "G1"
+        for (response, expected) in [(catalogued, "G1"), (try Self.receiptAnswer(), "21000000")] {
+            let merged = StatefulVerifyReceiptResponse(merging: states, into: response, excludesOldTransactions: false)
+            let entries = try #require(merged.response.latestReceiptInfo)
+            #expect(entries.map(\.transactionID) == ["2000", "2001"])
+            #expect(entries.map(\.subscriptionGroupIdentifier) == [expected, expected])
+        }
+    }
+
     @Test func aStoredRenewalJoinsLatestReceiptInfoAndPendingRenewalInfo() throws {
         let renewed = UnsignedTokens.transaction(
             id: "2001", purchase: Self.start + 30 * Self.day, expires: Self.start + 60 * Self.day, signed: Self.start + 30 * Self.day)

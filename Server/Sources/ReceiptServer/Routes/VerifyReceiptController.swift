@@ -15,7 +15,7 @@ struct VerifyReceiptController: Sendable {
     var endpoints: RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
         routes.post { request, context in await verifyReceipt(request, logger: context.logger) }
-        for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head] {
+        for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head, .options, .trace] {
             routes.on("", method: method) { _, _ in
                 answer(
                     AppleVerifyReceiptResponse(status: .badRequest, code: HTTPFailureCode.notPOST, message: "verifyReceipt takes an HTTP POST"),

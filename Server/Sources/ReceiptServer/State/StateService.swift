@@ -27,6 +27,8 @@ public final class StateService: Sendable {
     let validator: ReceiptValidator
     /// Where verification runs.
     let pool: ValidationPool
+    /// Whether the crypto library can verify: a refusal is a verdict only while it can.
+    let readiness: BackendReadiness
 
     /// The most tokens in one `POST /transactions`.
     public static let maximumTokensPerRequest = 100
@@ -38,6 +40,7 @@ public final class StateService: Sendable {
         self.reader = StateReader(store: store)
         self.validator = service.endpoint.validator
         self.pool = service.pool
+        self.readiness = service.readiness
         self.acceptedBundleIDs = service.options.acceptedBundleIDs
         self.catalog = service.endpoint.configuration.catalog
         self.acceptedEnvironment = switch service.options.environment {
@@ -58,23 +61,55 @@ public final class StateService: Sendable {
     }
 
     /// Verifies one token of `kind` on the pool: the verified token, or a 400 naming what failed
-    /// (503 when the pool is full).
+    /// (503 when the pool is full, and 503 `backend_failure` when the crypto library failed:
+    /// ``refusal(of:what:readiness:)``).
     func verify(_ token: String, as kind: JWSKind, what: String) async throws(Refusal) -> VerifiedJWS {
         let validator = self.validator
-        guard let result = await pool.run({ () -> Result<VerifiedJWS, ReceiptValidationError> in
-            do throws(ReceiptValidationError) { return .success(try validator.verifyJWS(token)) } catch { return .failure(error) }
+        let readiness = self.readiness
+        guard let result = await pool.run({ () -> Result<VerifiedJWS, Refusal> in
+            do throws(ReceiptValidationError) {
+                return .success(try validator.verifyJWS(token))
+            } catch {
+                return .failure(Self.refusal(of: error, what: what, readiness: readiness))
+            }
         }) else {
             throw Refusal(status: 503, code: "overloaded", message: "too many requests are waiting for verification; retry shortly")
         }
         let verified: VerifiedJWS
         switch result {
         case .success(let value): verified = value
-        case .failure(let error): throw Refusal(status: 400, code: error.code.rawValue, message: "\(what): \(error.message)")
+        case .failure(let refusal): throw refusal
         }
         guard verified.kind == kind else {
             throw Refusal(status: 400, code: "wrong_token_kind", message: "\(what) is a \(verified.kind.rawValue), not a \(kind.rawValue)")
         }
         return verified
+    }
+
+    /// The refusal of a token that did not verify, on the validation thread. A `backend_failure`
+    /// is a 503 (try again), and has the library checked again. A refusal as not authenticated
+    /// (what Apple's status 21003 covers: signature, chain, marker, time) is a 400 verdict only
+    /// while the library verifies the known-good receipt: otherwise it is a 503
+    /// `backend_failure` too, since a library that cannot verify refuses genuine tokens as well.
+    /// Other refusals (a token that is not a JWS at all) stand.
+    static func refusal(of error: ReceiptValidationError, what: String, readiness: BackendReadiness) -> Refusal {
+        let isFailure = error.code == .backendFailure
+        guard isFailure || AppleVerifyReceiptStatus(error.code) == .notAuthenticated else {
+            return Refusal(status: 400, code: error.code.rawValue, message: "\(what): \(error.message)")
+        }
+        let verdict = readiness.recheckedVerdict()
+        if isFailure {
+            return Refusal(
+                status: 503, code: error.code.rawValue,
+                message: "\(what) was not judged: \(error.message) (the known-good receipt: \(verdict.problem ?? "verifies"))")
+        }
+        guard !verdict.isReady else {
+            return Refusal(status: 400, code: error.code.rawValue, message: "\(what): \(error.message)")
+        }
+        return Refusal(
+            status: 503, code: ReceiptValidationError.Code.backendFailure.rawValue,
+            message: "\(what) was not judged: the crypto library cannot verify a known-good receipt "
+                + "(it said \(error.code): \(error.message)): \(verdict.problem ?? "")")
     }
 
     /// Refuses a bundle id or environment the service does not accept (`checksBundleID` false: a

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdCore
 import NIOCore
 import ReceiptKit
@@ -11,17 +12,18 @@ extension VerifyReceiptService {
     func addStateRoutes(to router: Router<BasicRequestContext>) {
         guard let state else { return }
         let maximumBodySize = options.maximumBodySize
-        router.post("/notifications") { request, _ in
-            await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
+        let metrics = self.metrics
+        router.post("/notifications") { request, context in
+            await Self.stateAnswer(maximumBodySize: maximumBodySize, request, metrics: metrics, logger: context.logger) { body throws(StateService.Refusal) in
                 switch try await state.receiveNotification(body) {
                 case .stored(let uuid): return Self.json(["status": "stored", "notification_uuid": uuid])
                 case .alreadyStored(let uuid): return Self.json(["status": "already_stored", "notification_uuid": uuid])
                 }
             }
         }
-        router.post("/transactions") { request, _ in
+        router.post("/transactions") { request, context in
             let parameters = request.uri.queryParameters
-            return await Self.stateAnswer(maximumBodySize: maximumBodySize, request) { body throws(StateService.Refusal) in
+            return await Self.stateAnswer(maximumBodySize: maximumBodySize, request, metrics: metrics, logger: context.logger) { body throws(StateService.Refusal) in
                 let at = try StateService.date(at: StateService.atParameter(in: parameters))
                 return try await state.receiveTransactions(body, at: at).jsonBytes()
             }
@@ -38,9 +40,10 @@ extension VerifyReceiptService {
     }
 
     /// The answer to a state POST: the body read whole (413 beyond the limit), then `handle`'s
-    /// JSON, or its refusal.
+    /// JSON, or its refusal; a `backend_failure` is logged and counted, as for receipts.
     static func stateAnswer(
-        maximumBodySize: Int, _ request: Request, _ handle: ([UInt8]) async throws(StateService.Refusal) -> [UInt8]
+        maximumBodySize: Int, _ request: Request, metrics: ServerMetrics, logger: Logger,
+        _ handle: ([UInt8]) async throws(StateService.Refusal) -> [UInt8]
     ) async -> Response {
         let body: ByteBuffer
         do {
@@ -54,6 +57,10 @@ extension VerifyReceiptService {
         do {
             return response(.ok, try await handle(Array(body.readableBytesView)))
         } catch {
+            if error.code == ReceiptValidationError.Code.backendFailure.rawValue {
+                metrics.recordBackendFailure()
+                logger.error("backend_failure: a token was answered 503", metadata: ["path": "\(request.uri.path)", "message": "\(error.message)"])
+            }
             return refusal(error)
         }
     }

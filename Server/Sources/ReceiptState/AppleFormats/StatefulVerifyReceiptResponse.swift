@@ -62,10 +62,28 @@ public struct StatefulVerifyReceiptResponse: Sendable, Encodable {
             }
             merged.append((order, entry))
         }
+        // One subscription, one group id in the answer: the receipt's own (from `--catalog`) when
+        // its entries carry one, else the one Apple signed into the stored transactions. (The
+        // stored entries carried Apple's id beside the receipt's catalog id, so a client
+        // grouping by `subscription_group_identifier` saw one subscription in two groups.)
+        var groups: [String: String] = [:]
+        for (_, entry) in merged {
+            if let original = entry.originalTransactionID, let group = entry.subscriptionGroupIdentifier { groups[original] = groups[original] ?? group }
+        }
+        for id in ids where groups[id] == nil {
+            if let group = states[id]?.transactions.lazy.compactMap(\.facts.subscriptionGroupIdentifier).first { groups[id] = group }
+        }
+        for index in merged.indices {
+            if let original = merged[index].entry.originalTransactionID, states[original] != nil, let group = groups[original] {
+                merged[index].entry.subscriptionGroupIdentifier = group
+            }
+        }
         for id in ids {
             guard let state = states[id] else { continue }
             for transaction in state.transactions.reversed() where !present.contains(transaction.facts.transactionId) {
-                merged.append((merged.count, AppleResponseTransaction(transaction)))
+                var entry = AppleResponseTransaction(transaction)
+                if let group = groups[id] { entry.subscriptionGroupIdentifier = group }
+                merged.append((merged.count, entry))
             }
         }
         let distantPast = Int64.min

@@ -99,6 +99,9 @@ extension SubscriptionState {
         let standing = transactions.filter { !$0.isRevoked }
         let expires = standing.compactMap(\.facts.expiresDate).max()
         var active = standing.contains { transaction in
+            // A consumable is used up: it grants nothing that lasts (ReceiptKit's entitlements
+            // count it inactive too, and both are in one `POST /transactions` answer).
+            guard transaction.facts.type != "Consumable" else { return false }
             let started = (transaction.facts.purchaseDate ?? Int64.min) <= now
             guard let expiry = transaction.facts.expiresDate else { return started }
             return started && now < expiry

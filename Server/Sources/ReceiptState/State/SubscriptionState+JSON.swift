@@ -59,10 +59,11 @@ extension StateTransaction: Encodable {
 
 /// The state's date format: RFC 3339, UTC, milliseconds (`2026-01-02T03:04:05.678Z`).
 enum StateDate {
-    /// The text of a date given in milliseconds since 1970.
+    /// The text of a date given in milliseconds since 1970, by the library's writer
+    /// (``RFC3339/string(fromMilliseconds:)``). (Foundation's `ISO8601FormatStyle` truncated the
+    /// `Double` seconds, so about half of all dates lost a millisecond, `.123` written `.122`.)
     static func text(_ milliseconds: Int64) -> String {
-        Date(millisecondsSince1970: milliseconds).formatted(
-            Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC") ?? .current))
+        RFC3339.string(fromMilliseconds: milliseconds)
     }
 }
 

@@ -13,7 +13,8 @@ public struct SubscriptionState: Hashable, Sendable {
     public var environment: String?
     /// The latest expiry of a transaction not revoked (milliseconds since 1970).
     public var expiresDate: Int64?
-    /// Whether a transaction not revoked covers the time asked about, or a grace period does.
+    /// Whether a transaction not revoked covers the time asked about (one without an expiry from
+    /// its purchase on, but a consumable never), or a grace period does.
     public var isActive: Bool
     /// The latest renewal info's `autoRenewStatus`.
     public var autoRenewStatus: Int?
